@@ -1,0 +1,54 @@
+# The two commands of the README:
+#   make lab    sets everything up and opens the tutorials in JupyterLab
+#   make test   sets everything up and runs every test
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+BUNDLE := gridwidgets/static/widget.js
+CHROMIUM := /usr/bin/chromium
+HOST ?= 127.0.0.1
+
+.PHONY: setup lab test test-fast lint build chromium bench clean
+
+setup: $(VENV)/.installed $(BUNDLE)
+
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
+
+$(BUNDLE): node_modules/.installed $(shell find js -type f 2>/dev/null)
+	npm run build
+
+build: node_modules/.installed
+	npm run build
+
+$(VENV)/.installed: pyproject.toml $(BUNDLE)
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	touch $@
+
+# Debian's Chromium for the browser tests (never a browser download)
+chromium:
+	@test -x $(CHROMIUM) || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq chromium; \
+	  else echo "Browser tests need Debian's chromium: sudo apt-get install chromium"; exit 1; fi; }
+
+lab: setup
+	$(BIN)/jupyter lab --ip=$(HOST) --ServerApp.root_dir=notebooks $(if $(filter 0,$(shell id -u)),--allow-root)
+
+lint: setup
+	$(BIN)/ruff check gridwidgets tests benchmarks
+	npm run typecheck
+
+test-fast: setup
+	$(BIN)/python -m pytest tests -m "not browser" -q
+
+test: setup chromium lint
+	$(BIN)/python -m pytest tests notebooks --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg -q -p no:cacheprovider
+
+bench: setup chromium
+	$(BIN)/python benchmarks/click_latency.py
+
+clean:
+	rm -rf $(VENV) node_modules gridwidgets/static

@@ -1,0 +1,116 @@
+"""Drawing helpers shared by the games: the text board of the books and a
+static SVG board (no JavaScript), in the spirit of ``chess.svg``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from html import escape
+
+from .notation import Cell, cell_name, col_label
+
+__all__ = ["PLAYER_COLOURS", "svg_board", "text_board"]
+
+#: fill colours of players 0.. (X blue, O orange-red; the four GridMaster4
+#: colours follow), readable on light and dark backgrounds
+PLAYER_COLOURS = ("#2563eb", "#dc4a1a", "#65a30d", "#0891b2")
+
+
+def text_board(rows: int, cols: int, cell_text: Callable[[Cell], str]) -> str:
+    """The books' text grid (Gridlock seed): 1-based column numbers on top,
+    row numbers on the left, ``+---+`` rules between rows.
+
+    Args:
+        rows, cols: board size.
+        cell_text: the text of a cell (``""`` when empty); up to 3 characters.
+
+    Returns:
+        The board, one line per text row, no trailing newline.
+    """
+    lw = len(str(rows))
+    pad = " " * (lw + 1)
+    header = pad + "".join(f" {c + 1:^3}" for c in range(cols))
+    rule = pad + "+---" * cols + "+"
+    lines = [header.rstrip(), rule]
+    for r in range(rows):
+        body = "".join(f"|{cell_text((r, c))[:3]:^3}" for c in range(cols))
+        lines.append(f"{r + 1:>{lw}} {body}|")
+        lines.append(rule)
+    return "\n".join(lines)
+
+
+def svg_board(
+    rows: int,
+    cols: int,
+    pieces: Mapping[Cell, tuple[str, int]],
+    *,
+    last: Cell | None = None,
+    marked: Iterable[Cell] = (),
+    size: int = 320,
+    title: str = "",
+    colours: tuple[str, ...] = PLAYER_COLOURS,
+) -> str:
+    """A static SVG board with spreadsheet labels (RULES C-2).
+
+    Args:
+        rows, cols: board size.
+        pieces: ``{(row, col): (text, player)}`` for the occupied cells.
+        last: the cell of the last move, outlined.
+        marked: cells to mark with a small cross (e.g. forbidden ones).
+        size: width in CSS pixels; the height follows the board's shape.
+        title: an accessible title.
+        colours: fill colour per player id.
+
+    Returns:
+        The SVG document as a string.
+    """
+    margin = 18
+    cell = max(8.0, (size - margin - 4) / cols)
+    width = margin + cell * cols + 4
+    height = margin + cell * rows + 4
+    font = max(6.0, cell * 0.55)
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="gw-static" width="{width:.0f}" '
+        f'height="{height:.0f}" viewBox="0 0 {width:.1f} {height:.1f}" '
+        f'font-family="sans-serif" role="img" aria-label="{escape(title)}">',
+        f"<title>{escape(title)}</title>",
+        f'<rect x="0" y="0" width="{width:.1f}" height="{height:.1f}" fill="#ffffff"/>',
+    ]
+    for c in range(cols):
+        x = margin + (c + 0.5) * cell
+        out.append(
+            f'<text x="{x:.1f}" y="{margin - 5}" font-size="11" text-anchor="middle" '
+            f'fill="#555">{col_label(c)}</text>'
+        )
+    for r in range(rows):
+        y = margin + (r + 0.5) * cell + 4
+        out.append(f'<text x="{margin - 4}" y="{y:.1f}" font-size="11" text-anchor="end" fill="#555">{r + 1}</text>')
+    for r in range(rows):
+        for c in range(cols):
+            x, y = margin + c * cell, margin + r * cell
+            out.append(
+                f'<rect x="{x:.1f}" y="{y:.1f}" width="{cell:.1f}" height="{cell:.1f}" '
+                f'fill="#f4f4f5" stroke="#a1a1aa" stroke-width="1"><title>{cell_name((r, c))}</title></rect>'
+            )
+    for r, c in marked:
+        cx, cy, d = margin + (c + 0.5) * cell, margin + (r + 0.5) * cell, cell * 0.12
+        out.append(
+            f'<path d="M{cx - d:.1f},{cy - d:.1f}L{cx + d:.1f},{cy + d:.1f}'
+            f'M{cx - d:.1f},{cy + d:.1f}L{cx + d:.1f},{cy - d:.1f}" '
+            f'stroke="#a1a1aa" stroke-width="1.5"/>'
+        )
+    for (r, c), (text, player) in sorted(pieces.items()):
+        cx, cy = margin + (c + 0.5) * cell, margin + (r + 0.5) * cell
+        colour = colours[player % len(colours)] if player >= 0 else "#333"
+        out.append(
+            f'<text x="{cx:.1f}" y="{cy:.1f}" font-size="{font:.1f}" font-weight="bold" '
+            f'text-anchor="middle" dominant-baseline="central" fill="{colour}">{escape(text)}</text>'
+        )
+    if last is not None:
+        r, c = last
+        out.append(
+            f'<rect x="{margin + c * cell + 1.5:.1f}" y="{margin + r * cell + 1.5:.1f}" '
+            f'width="{cell - 3:.1f}" height="{cell - 3:.1f}" fill="none" stroke="#eab308" stroke-width="3"/>'
+        )
+    out.append("</svg>")
+    return "\n".join(out)

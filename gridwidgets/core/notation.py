@@ -1,0 +1,124 @@
+"""Cells and their notation (RULES C-1, C-2).
+
+In Python a cell is a 0-based ``(row, col)`` tuple, row 0 at the top
+(numpy order). For people a cell is written spreadsheet style: column
+letter(s), then the 1-based row number: ``A1`` is ``(0, 0)``, ``C2`` is
+``(1, 2)``. Parsers also accept the books' "row column" form with 1-based
+numbers: ``"2 3"`` and ``"2,3"`` both mean ``C2``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .errors import IllegalMoveError
+
+__all__ = [
+    "Cell",
+    "cell_name",
+    "col_index",
+    "col_label",
+    "neighbours4",
+    "parse_cell",
+]
+
+Cell = tuple[int, int]
+
+_SHEET = re.compile(r"^\s*([A-Za-z]{1,3})\s*(\d{1,4})\s*$")
+_ROWCOL = re.compile(r"^\s*\(?\s*(\d{1,4})\s*(?:,\s*|\s+)(\d{1,4})\s*\)?\s*$")
+
+
+def col_label(col: int) -> str:
+    """Column letters for a 0-based column: 0 -> ``A``, 25 -> ``Z``, 26 -> ``AA``."""
+    if col < 0:
+        raise ValueError(f"column {col} is negative")
+    out = ""
+    n = col + 1
+    while n:
+        n, rem = divmod(n - 1, 26)
+        out = chr(ord("A") + rem) + out
+    return out
+
+
+def col_index(letters: str) -> int:
+    """0-based column of spreadsheet letters, case-insensitive: ``B`` -> 1."""
+    n = 0
+    for ch in letters.upper():
+        if not "A" <= ch <= "Z":
+            raise ValueError(f"{letters!r} is not a column name")
+        n = n * 26 + (ord(ch) - ord("A") + 1)
+    return n - 1
+
+
+def cell_name(cell: Cell) -> str:
+    """Notation of a 0-based ``(row, col)`` cell: ``(1, 2)`` -> ``"C2"`` (RULES C-2)."""
+    row, col = cell
+    return f"{col_label(col)}{row + 1}"
+
+
+def parse_cell(value: Any, rows: int, cols: int) -> Cell:
+    """Read a cell given as ``"C2"``, ``"2 3"``, ``"2,3"`` or ``(1, 2)`` (RULES C-1, C-2).
+
+    Args:
+        value: the cell, in notation (case-insensitive), the 1-based
+            "row column" form, or a 0-based ``(row, col)`` pair of ints.
+        rows, cols: the board size the cell must lie on.
+
+    Returns:
+        The 0-based ``(row, col)`` tuple.
+
+    Raises:
+        IllegalMoveError: (rule ``C-2``) if the value cannot be read or lies
+            off the board.
+    """
+    if isinstance(value, str):
+        m = _SHEET.match(value)
+        if m:
+            row, col = int(m.group(2)) - 1, col_index(m.group(1))
+        else:
+            m = _ROWCOL.match(value)
+            if not m:
+                raise IllegalMoveError(
+                    f"cannot read {value!r} as a cell: write it like 'B2' or '2 2'",
+                    rule="C-2",
+                    move=value,
+                )
+            row, col = int(m.group(1)) - 1, int(m.group(2)) - 1
+    elif (
+        isinstance(value, (tuple, list))
+        and len(value) == 2
+        and all(_is_int(v) for v in value)
+    ):
+        row, col = int(value[0]), int(value[1])
+    else:
+        raise IllegalMoveError(
+            f"cannot read {value!r} as a cell: give 'B2', '2 2' or a (row, col) tuple",
+            rule="C-2",
+            move=value,
+        )
+    if not (0 <= row < rows and 0 <= col < cols):
+        where = cell_name((row, col)) if row >= 0 and col >= 0 else repr(value)
+        raise IllegalMoveError(
+            f"{where} is off the {rows}x{cols} board",
+            rule="C-1",
+            move=value,
+        )
+    return row, col
+
+
+def _is_int(v: Any) -> bool:
+    import numpy as np
+
+    return isinstance(v, (int, np.integer)) and not isinstance(v, bool)
+
+
+def neighbours4(cell: Cell, rows: int, cols: int) -> list[Cell]:
+    """The up to 4 orthogonally adjacent cells of ``cell`` on a rows x cols board."""
+    r, c = cell
+    out = []
+    for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+        rr, cc = r + dr, c + dc
+        if 0 <= rr < rows and 0 <= cc < cols:
+            out.append((rr, cc))
+    return out

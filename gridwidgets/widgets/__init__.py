@@ -1,0 +1,19 @@
+"""One anywidget class per game, on a shared base."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.game import Game
+from .base import GameWidget
+from .gridlock import GridlockWidget
+
+__all__ = ["GameWidget", "GridlockWidget", "widget_for"]
+
+_WIDGETS: dict[str, type[GameWidget]] = {"gridlock": GridlockWidget}
+
+
+def widget_for(game: Game, **options: Any) -> GameWidget:
+    """The widget class registered for ``game.game_id`` (the base one otherwise)."""
+    cls = _WIDGETS.get(game.game_id, GameWidget)
+    return cls(game, **options)

@@ -1,0 +1,219 @@
+"""The base widget shared by every game: state sync, click intents, status
+messages, buttons, the history scrubber and the keyboard (DESIGN.md).
+
+The browser draws ``state`` and sends intents; every intent goes through
+the game's own :meth:`~gridwidgets.core.Game.play` (or ``undo``/``redo``/
+``goto``/``reset``), exactly as a code cell would. The protocol is written
+down in ``docs/frontend.md``.
+"""
+
+from __future__ import annotations
+
+import pathlib
+from typing import Any
+
+import anywidget
+import traitlets
+
+from ..core.errors import IllegalMoveError
+from ..core.game import Game
+
+__all__ = ["GameWidget"]
+
+_STATIC = pathlib.Path(__file__).resolve().parent.parent / "static"
+
+#: the longest move string accepted from the browser
+_MAX_MOVE_LEN = 64
+
+
+class GameWidget(anywidget.AnyWidget):
+    """An interactive board showing one :class:`~gridwidgets.core.Game`.
+
+    Args:
+        game: the game shown; the widget observes it, so moves played in
+            code show at once in every open view.
+        show_forbidden: draw the cells the mover may not use.
+        show_labels: draw the column letters and row numbers.
+
+    Attributes:
+        game: the game object (the same one, not a copy).
+        state: the synced public state (see ``docs/frontend.md``).
+    """
+
+    _esm = _STATIC / "widget.js"
+    _css = _STATIC / "widget.css"
+
+    state = traitlets.Dict().tag(sync=True)
+    show_forbidden = traitlets.Bool(True).tag(sync=True)
+    show_labels = traitlets.Bool(True).tag(sync=True)
+
+    def __init__(self, game: Game, **kwargs: Any) -> None:
+        if not isinstance(game, Game):
+            raise TypeError(f"expected a gridwidgets game, got {type(game).__name__}")
+        self._game = game
+        self._message = ("", "")
+        super().__init__(**kwargs)
+        self._sync()
+        self._observation = game.observe(self._on_game_change)
+        self.on_msg(self._on_msg)
+
+    @property
+    def game(self) -> Game:
+        """The game this widget shows."""
+        return self._game
+
+    # -- Python -> browser ----------------------------------------------
+    def game_state(self) -> dict[str, Any]:
+        """The public state sent to the browser (``docs/frontend.md``).
+
+        Subclasses add game-specific keys under ``"extra"``.
+        """
+        g = self._game
+        cells: list[str] = []
+        owners: list[int] = []
+        board = g.board
+        for r in range(g.rows):
+            for c in range(g.cols):
+                cells.append(g.cell_text((r, c)))
+                owners.append(int(board[r, c]))
+        history = g.history
+        last = history[-1] if history else None
+        return {
+            "game": g.game_id,
+            "version": g.version,
+            "rows": g.rows,
+            "cols": g.cols,
+            "col_labels": g.col_labels(),
+            "row_labels": g.row_labels(),
+            "players": list(g.players),
+            "current_player": g.current_player,
+            "cells": cells,
+            "owners": owners,
+            "legal": [str(m) for m in g.legal_moves()],
+            "forbidden": [_cell_str(c) for c in g.forbidden_cells()],
+            "forbidden_rule": g.forbidden_rule,
+            "last_move": str(last) if last is not None else None,
+            "history": [str(m) for m in history],
+            "future": [str(m) for m in g.future],
+            "is_over": g.is_over,
+            "winners": list(g.winners),
+            "status": g.status(),
+            "message": self._message[0],
+            "message_kind": self._message[1],
+            "extra": self.extra_state(),
+        }
+
+    def extra_state(self) -> dict[str, Any]:
+        """Per-game additions to ``state`` (none here)."""
+        return {}
+
+    def _sync(self) -> None:
+        # one trait, replaced whole: one move is one message to the browser
+        self.state = self.game_state()
+
+    def _on_game_change(self, game: Game) -> None:
+        self._message = ("", "")
+        self._sync()
+
+    def _say(self, text: str, kind: str = "error") -> None:
+        self._message = (text, kind)
+        self._sync()
+
+    # -- browser -> Python ----------------------------------------------
+    def _on_msg(self, _widget: Any, content: Any, _buffers: Any = None) -> None:
+        """Handle one intent from the browser; never raises into the notebook."""
+        try:
+            self.handle_intent(content)
+        except Exception as exc:  # pragma: no cover - last line of defence
+            self._say(f"Internal error: {type(exc).__name__}: {exc}")
+
+    def handle_intent(self, content: Any) -> bool:
+        """Carry out one intent (``docs/frontend.md``); refuse a malformed one.
+
+        Returns:
+            True if the game changed, False if the intent was refused (the
+            refusal is shown in ``state["message"]``).
+        """
+        if not isinstance(content, dict):
+            self._say("Refused: a message from the page must be an object.")
+            return False
+        kind = content.get("type")
+        g = self._game
+        if kind == "play":
+            move = content.get("move")
+            if not isinstance(move, str) or not move or len(move) > _MAX_MOVE_LEN:
+                self._say(f"Refused: {move!r} is not a move.")
+                return False
+            version = content.get("version")
+            if version is not None and version != g.version:
+                self._say("Refused: the board changed before that click arrived; try again.")
+                return False
+            player = content.get("player")
+            if player is not None and (not isinstance(player, int) or isinstance(player, bool)):
+                self._say(f"Refused: {player!r} is not a player.")
+                return False
+            try:
+                g.play(move, player=player)
+            except IllegalMoveError as exc:
+                self._say(f"Illegal move: {exc}")
+                return False
+            return True
+        if kind == "undo":
+            return self._step(g.undo, "Nothing to undo.")
+        if kind == "redo":
+            return self._step(g.redo, "Nothing to redo.")
+        if kind == "new":
+            g.reset()
+            return True
+        if kind == "seek":
+            index = content.get("index")
+            try:
+                g.goto(index)
+            except IndexError as exc:
+                self._say(f"Refused: {exc}.")
+                return False
+            return True
+        self._say(f"Refused: unknown message type {kind!r}.")
+        return False
+
+    def _step(self, action: Any, refusal: str) -> bool:
+        try:
+            action()
+        except IndexError:
+            self._say(refusal, "info")
+            return False
+        return True
+
+    # -- lifecycle and displays -------------------------------------------
+    def close(self) -> None:
+        """Stop observing the game and close the widget."""
+        observation = getattr(self, "_observation", None)
+        if observation is not None:
+            observation.stop()
+        super().close()
+
+    def __repr__(self) -> str:
+        g = self._game
+        n = len(g.history)
+        moves = f"{n} move{'s' if n != 1 else ''}"
+        return f"{type(self).__name__}({type(g).__name__} {g.rows}x{g.cols}, {moves}: {g.status()})"
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        bundle = super()._repr_mimebundle_(**kwargs)
+        # keep a static picture beside the live view, for nbconvert and
+        # notebooks read without a kernel
+        if isinstance(bundle, tuple):
+            data, meta = bundle
+        else:
+            data, meta = bundle, {}
+        if data is not None:
+            data = dict(data)
+            data["text/plain"] = repr(self)
+            data["image/svg+xml"] = self._game.to_svg()
+        return data, meta
+
+
+def _cell_str(cell: Any) -> str:
+    from ..core.notation import cell_name
+
+    return cell_name(cell)
