@@ -8,7 +8,7 @@ BUNDLE := gridwidgets/static/widget.js
 CHROMIUM := /usr/bin/chromium
 HOST ?= 127.0.0.1
 
-.PHONY: setup lab test test-fast lint build chromium bench clean
+.PHONY: setup lab test test-fast lint build chromium bench notebooks clean
 
 setup: $(VENV)/.installed $(BUNDLE)
 
@@ -46,6 +46,13 @@ test-fast: setup
 
 test: setup chromium lint
 	$(BIN)/python -m pytest tests notebooks --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg -q -p no:cacheprovider
+
+# re-run the tutorials in place (their stored outputs are what nbval checks)
+notebooks: setup
+	$(BIN)/jupyter nbconvert --to notebook --execute --inplace \
+	  --ExecutePreprocessor.store_widget_state=False \
+	  --NotebookExporter.preprocessors='["nbconvert.preprocessors.CoalesceStreamsPreprocessor"]' \
+	  notebooks/*.ipynb
 
 bench: setup chromium
 	$(BIN)/python benchmarks/click_latency.py

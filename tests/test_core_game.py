@@ -81,6 +81,11 @@ def test_observers_are_called_after_every_change_and_can_stop():
     assert not handle.active
     g.play("A1")
     assert len(seen) == 5
+    again = g.observe(lambda game: seen.append(["again"]))
+    g.undo()
+    g.unobserve(again)
+    g.redo()
+    assert seen[5:] == [["again"]]
 
 
 def test_observers_are_not_called_for_refused_moves():

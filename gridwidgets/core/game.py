@@ -60,8 +60,11 @@ class Observation:
         """Stop calling the callback (idempotent)."""
         self._game._observers.pop(id(self), None)
 
+    __call__ = stop
+
     @property
     def active(self) -> bool:
+        """True while the callback is still being called."""
         return id(self) in self._game._observers
 
 
@@ -349,6 +352,10 @@ class Game(ABC):
         obs = Observation(self, callback)
         self._observers[id(obs)] = obs
         return obs
+
+    def unobserve(self, handle: Observation) -> None:
+        """Stop an observation made by :meth:`observe` (same as ``handle.stop()``)."""
+        handle.stop()
 
     @contextmanager
     def batch(self) -> Iterator[None]:
