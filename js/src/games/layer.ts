@@ -1,0 +1,109 @@
+// The contract between the shared grid view and a per-game layer, and the
+// registry of layers keyed by `state.game`.
+//
+// The shared view (grid.ts) draws everything that every grid game has: the
+// cells, labels, hover, keyboard focus, last move, forbidden marks, status,
+// message, buttons and history. A layer adds what is particular to one game:
+// how a cell's piece looks (and how it is named for screen readers), extra
+// decorations on the board (fields, walls), and extra controls beside it
+// (cards, scores). A layer never decides legality; it may send intents.
+
+import type { GameState } from "../types";
+
+/** What the shared view offers a layer. Coordinates are SVG user units (= CSS px at full size). */
+export interface Board {
+  /** The state currently shown. */
+  readonly state: GameState;
+  readonly rows: number;
+  readonly cols: number;
+  /** The side of one cell. */
+  readonly cell: number;
+  /** The board's SVG, its <defs>, and the decoration groups under and over the pieces. */
+  readonly svg: SVGSVGElement;
+  readonly defs: SVGDefsElement;
+  readonly under: SVGGElement;
+  readonly over: SVGGElement;
+  /** An HTML area in the side bar for per-game controls (cards, scores, ...). */
+  readonly panel: HTMLElement;
+  /** A page-unique prefix for ids (patterns, clip paths) of this view. */
+  readonly uid: string;
+  /** Left and top edge of a column / row. */
+  x(col: number): number;
+  y(row: number): number;
+  /** Row-major index of a cell given in notation ("B2"), or -1. */
+  index(notation: string): number;
+  /** Notation of a cell ("B2"). */
+  notation(row: number, col: number): string;
+  /** Send an intent to Python (`{type: ...}`); Python checks everything. */
+  send(intent: { type: string; [key: string]: unknown }): void;
+}
+
+export interface GameLayer {
+  /** A name for the board, for screen readers ("Gridlock board"). */
+  title?(s: GameState): string;
+  /**
+   * A key that changes whenever the piece of cell `i` must be redrawn.
+   * Default: the piece text and the owner.
+   */
+  pieceKey?(s: GameState, i: number): string;
+  /**
+   * Draw the piece of cell `i` into `g`, which is empty and centred on the
+   * cell (draw around 0,0). `size` is the cell side. Not called for empty cells
+   * unless `pieceKey` says otherwise.
+   */
+  drawPiece(g: SVGGElement, s: GameState, i: number, size: number): void;
+  /** How a cell's content is named in its aria-label ("X"); "" for an empty cell. */
+  describe?(s: GameState, i: number): string;
+  /** The cells to outline as the last move. Default: every cell named in `last_move`. */
+  lastCells?(s: GameState, board: Board): number[];
+  /** Called once after the board is built (per board size): add defs and decorations. */
+  build?(board: Board): void;
+  /** Called after every state change, after the cells are updated. */
+  update?(board: Board, s: GameState): void;
+}
+
+const layers = new Map<string, GameLayer>();
+
+/** Register the layer of a game (`state.game`). */
+export function registerGame(game: string, layer: GameLayer): void {
+  layers.set(game, layer);
+}
+
+/** The layer of a game, or the generic one that shows each cell's text in its owner's colour. */
+export function layerFor(game: string): GameLayer {
+  return layers.get(game) ?? genericLayer;
+}
+
+/** The CSS class that gives an element its player's colour (`--gw-c`). */
+export function playerClass(owner: number): string {
+  return owner >= 0 ? `gw-p${owner}` : "gw-pnone";
+}
+
+/** Fallback for a game without its own layer: a disc in the owner's colour with the cell's text. */
+export const genericLayer: GameLayer = {
+  drawPiece(g, s, i, size) {
+    const owner = s.owners[i] ?? -1;
+    const text = s.cells[i] ?? "";
+    const r = size * 0.38;
+    const disc = document.createElementNS("http://www.w3.org/2000/svg", "circle");
+    disc.setAttribute("r", String(r));
+    disc.setAttribute("class", `gw-disc ${playerClass(owner)}`);
+    g.appendChild(disc);
+    if (text) {
+      const t = document.createElementNS("http://www.w3.org/2000/svg", "text");
+      t.setAttribute("class", "gw-disc-text");
+      t.setAttribute("font-size", String(Math.max(8, Math.round(size * (text.length > 2 ? 0.3 : 0.4)))));
+      t.setAttribute("dy", "0.35em");
+      t.textContent = text;
+      g.appendChild(t);
+    }
+  },
+  describe(s, i) {
+    const owner = s.owners[i] ?? -1;
+    const text = s.cells[i] ?? "";
+    const name = owner >= 0 ? s.players[owner] ?? `player ${owner}` : "";
+    if (!text) return name;
+    if (!name || name === text) return text;
+    return `${name} ${text}`;
+  },
+};

@@ -1,0 +1,626 @@
+// The shared grid view of every gridwidgets game (docs/frontend.md).
+//
+// Built once per board size, then updated in place on every `change:state`:
+// only the attributes and texts that changed are touched, so a 20x20 board
+// redraws a move in well under a millisecond. The browser never decides
+// legality: every click and key sends an intent, Python answers with a new
+// `state`.
+
+import type { AnyModel } from "@anywidget/types";
+import { html, setAttr, setText, svg, uid } from "./dom";
+import { layerFor, playerClass, type Board, type GameLayer } from "./games/layer";
+import type { GameState, Intent, WidgetTraits } from "./types";
+
+/** Largest board side in CSS px (the view scales down further with its column). */
+const MAX_BOARD_PX = 480;
+const MAX_CELL = 60;
+const MIN_CELL = 12;
+const PAD = 2;
+
+// Bits of a cell's flags, to touch its classes only when they change.
+const F_LEGAL = 1;
+const F_FORBIDDEN = 2;
+const F_EMPTY = 4;
+const F_LAST = 8;
+
+const KEYS_HANDLED_BY_WIDGET = new Set([
+  "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Home", "End", "PageUp", "PageDown", "Enter", " ",
+]);
+
+function isState(s: unknown): s is GameState {
+  if (!s || typeof s !== "object") return false;
+  const o = s as Partial<GameState>;
+  return typeof o.rows === "number" && typeof o.cols === "number" && o.rows > 0 && o.cols > 0;
+}
+
+/** Fill the keys a (possibly older or partial) state lacks, so drawing never throws. */
+function normalise(raw: GameState): GameState {
+  const n = raw.rows * raw.cols;
+  const letters = (c: number): string => {
+    let s = "";
+    for (let x = c + 1; x > 0; x = Math.floor((x - 1) / 26)) s = String.fromCharCode(65 + ((x - 1) % 26)) + s;
+    return s;
+  };
+  return {
+    ...raw,
+    game: raw.game ?? "",
+    version: raw.version ?? 0,
+    col_labels: raw.col_labels?.length === raw.cols ? raw.col_labels : Array.from({ length: raw.cols }, (_, c) => letters(c)),
+    row_labels: raw.row_labels?.length === raw.rows ? raw.row_labels : Array.from({ length: raw.rows }, (_, r) => String(r + 1)),
+    players: raw.players ?? [],
+    current_player: raw.current_player ?? null,
+    cells: raw.cells ?? Array<string>(n).fill(""),
+    owners: raw.owners ?? Array<number>(n).fill(-1),
+    legal: raw.legal ?? [],
+    forbidden: raw.forbidden ?? [],
+    forbidden_rule: raw.forbidden_rule ?? "",
+    last_move: raw.last_move ?? null,
+    history: raw.history ?? [],
+    future: raw.future ?? [],
+    is_over: !!raw.is_over,
+    winners: raw.winners ?? [],
+    status: raw.status ?? "",
+    message: raw.message ?? "",
+    message_kind: raw.message_kind ?? "",
+    extra: raw.extra ?? {},
+  };
+}
+
+export class GridView implements Board {
+  readonly root: HTMLDivElement;
+  readonly uid = uid("gw");
+  private readonly model: AnyModel<WidgetTraits>;
+  private current: GameState | null = null;
+  private layer: GameLayer = layerFor("");
+  private buildKey = "";
+
+  // Board (rebuilt per size)
+  private readonly boardEl: HTMLDivElement;
+  svg!: SVGSVGElement;
+  defs!: SVGDefsElement;
+  under!: SVGGElement;
+  over!: SVGGElement;
+  private piecesG!: SVGGElement;
+  private lastG!: SVGGElement;
+  private focusRect!: SVGGElement;
+  private cellEls: SVGGElement[] = [];
+  private titleEls: SVGTitleElement[] = [];
+  private pieceEls: SVGGElement[] = [];
+  private pieceKeys: string[] = [];
+  private flags: number[] = [];
+  private byNotation = new Map<string, number>();
+  rows = 0;
+  cols = 0;
+  cell = 0;
+  private ox = 0;
+  private oy = 0;
+  private focusIdx = -1;
+
+  // Side bar (built once)
+  private readonly statusEl: HTMLDivElement;
+  private readonly turnEl: HTMLSpanElement;
+  private readonly statusText: HTMLSpanElement;
+  private readonly messageEl: HTMLDivElement;
+  private readonly buttons: Record<"undo" | "redo" | "new" | "toggle-forbidden", HTMLButtonElement>;
+  private readonly range: HTMLInputElement;
+  private readonly posEl: HTMLSpanElement;
+  private readonly movesEl: HTMLOListElement;
+  private moveItems: HTMLLIElement[] = [];
+  private shownIndex = -1;
+  readonly panel: HTMLDivElement;
+  private dragging = false;
+
+  private readonly cleanups: Array<() => void> = [];
+
+  constructor(model: AnyModel<WidgetTraits>, el: HTMLElement) {
+    this.model = model;
+    this.root = html("div", { class: "gw-root", "data-lm-suppress-shortcuts": "true" });
+
+    this.boardEl = html("div", {
+      class: "gw-board",
+      tabindex: 0,
+      role: "grid",
+      "aria-label": "board",
+      "data-lm-suppress-shortcuts": "true",
+      title: "Click a cell to play. Keys: arrows move, Enter plays, U undo, R redo",
+    }, undefined, this.root);
+
+    const side = html("div", { class: "gw-side" }, undefined, this.root);
+    this.statusEl = html("div", { class: "gw-status", "data-role": "status", "aria-live": "polite" }, undefined, side);
+    this.turnEl = html("span", { class: "gw-turn", "aria-hidden": "true" }, undefined, this.statusEl);
+    this.statusText = html("span", { class: "gw-status-text" }, undefined, this.statusEl);
+    this.messageEl = html("div", { class: "gw-message", "data-role": "message", role: "status", "aria-live": "polite" }, undefined, side);
+
+    const controls = html("div", { class: "gw-controls", role: "toolbar", "aria-label": "game controls" }, undefined, side);
+    const button = (action: string, label: string, icon: string, title: string): HTMLButtonElement => {
+      const b = html("button", { type: "button", class: "gw-btn", "data-action": action, title, "data-lm-suppress-shortcuts": "true" }, undefined, controls);
+      html("span", { class: "gw-icon", "aria-hidden": "true" }, icon, b);
+      html("span", { class: "gw-label" }, label, b);
+      return b;
+    };
+    this.buttons = {
+      undo: button("undo", "Undo", "\u21B6", "Undo the last move (U)"),
+      redo: button("redo", "Redo", "\u21B7", "Redo the next move (R)"),
+      new: button("new", "New game", "\u21BA", "Start a new game with the same options"),
+      "toggle-forbidden": button("toggle-forbidden", "Forbidden", "\u2298", "Show the cells the player to move may not use"),
+    };
+    this.buttons["toggle-forbidden"].classList.add("gw-toggle");
+    this.buttons["toggle-forbidden"].setAttribute("aria-pressed", "false");
+
+    const hist = html("div", { class: "gw-history" }, undefined, side);
+    const histHead = html("div", { class: "gw-history-head" }, undefined, hist);
+    html("span", { class: "gw-history-title" }, "History", histHead);
+    this.posEl = html("span", { class: "gw-pos", "aria-hidden": "true" }, "", histHead);
+    this.range = html("input", {
+      type: "range",
+      class: "gw-range",
+      min: 0,
+      max: 0,
+      step: 1,
+      value: 0,
+      "data-action": "seek",
+      "aria-label": "position in the game history",
+      "data-lm-suppress-shortcuts": "true",
+    }, undefined, hist);
+    this.movesEl = html("ol", { class: "gw-moves", "aria-label": "moves" }, undefined, hist);
+
+    this.panel = html("div", { class: "gw-panel" }, undefined, side);
+
+    el.appendChild(this.root);
+    this.listen();
+    this.update();
+  }
+
+  // ---- Board interface for layers -------------------------------------------------------
+
+  get state(): GameState {
+    if (!this.current) throw new Error("gridwidgets: no state yet");
+    return this.current;
+  }
+
+  x(col: number): number {
+    return this.ox + col * this.cell;
+  }
+
+  y(row: number): number {
+    return this.oy + row * this.cell;
+  }
+
+  index(notation: string): number {
+    return this.byNotation.get(notation.toUpperCase()) ?? -1;
+  }
+
+  notation(row: number, col: number): string {
+    const s = this.current;
+    if (!s) return "";
+    return `${s.col_labels[col] ?? "?"}${s.row_labels[row] ?? "?"}`;
+  }
+
+  send(intent: Intent | { type: string; [key: string]: unknown }): void {
+    this.model.send(intent);
+  }
+
+  // ---- events -------------------------------------------------------------------------
+
+  private on<K extends keyof HTMLElementEventMap>(
+    target: HTMLElement, type: K, fn: (ev: HTMLElementEventMap[K]) => void,
+  ): void {
+    target.addEventListener(type, fn as EventListener);
+    this.cleanups.push(() => target.removeEventListener(type, fn as EventListener));
+  }
+
+  private listen(): void {
+    const onState = (): void => this.update();
+    const onForbidden = (): void => this.update();
+    this.model.on("change:state", onState);
+    this.model.on("change:show_forbidden", onForbidden);
+    this.model.on("change:show_labels", onState);
+    this.cleanups.push(() => {
+      this.model.off("change:state", onState);
+      this.model.off("change:show_forbidden", onForbidden);
+      this.model.off("change:show_labels", onState);
+    });
+
+    this.on(this.boardEl, "click", (ev) => {
+      const target = ev.target as Element | null;
+      const cellEl = target?.closest?.("[data-cell]");
+      if (!cellEl || !this.boardEl.contains(cellEl)) return;
+      const i = this.index(cellEl.getAttribute("data-cell") ?? "");
+      if (i < 0) return;
+      this.setFocus(i);
+      this.play(i);
+    });
+    this.on(this.boardEl, "pointerdown", () => this.boardEl.classList.remove("gw-kbd"));
+    this.on(this.boardEl, "focus", () => {
+      if (this.boardEl.matches(":focus-visible")) this.boardEl.classList.add("gw-kbd");
+    });
+    this.on(this.boardEl, "blur", () => this.boardEl.classList.remove("gw-kbd"));
+    this.on(this.boardEl, "keydown", (ev) => this.onBoardKey(ev));
+
+    // Keys the widget's own controls use must not reach JupyterLab (command mode
+    // would e.g. move between cells on arrows); modified keys such as
+    // Shift+Enter (run cell) pass through.
+    this.on(this.root, "keydown", (ev) => {
+      if (ev.ctrlKey || ev.metaKey || ev.altKey || ev.shiftKey) return;
+      if (KEYS_HANDLED_BY_WIDGET.has(ev.key)) ev.stopPropagation();
+    });
+
+    for (const [action, b] of Object.entries(this.buttons)) {
+      this.on(b, "click", () => {
+        if (action === "toggle-forbidden") {
+          this.model.set("show_forbidden", !this.model.get("show_forbidden"));
+          this.model.save_changes();
+          this.update();
+        } else {
+          this.send({ type: action } as Intent);
+        }
+      });
+    }
+
+    this.on(this.range, "pointerdown", () => { this.dragging = true; });
+    const endDrag = (): void => {
+      if (!this.dragging) return;
+      this.dragging = false;
+      if (this.current) this.updateHistory(this.current);
+    };
+    this.on(this.range, "pointerup", endDrag);
+    this.on(this.range, "pointercancel", endDrag);
+    this.on(this.range, "change", endDrag);
+    this.on(this.range, "input", () => this.seek(Number(this.range.value)));
+
+    this.on(this.movesEl, "click", (ev) => {
+      const li = (ev.target as Element | null)?.closest?.("li[data-index]");
+      if (li) this.seek(Number(li.getAttribute("data-index")));
+    });
+  }
+
+  private seek(index: number): void {
+    const s = this.current;
+    if (!s || !Number.isInteger(index)) return;
+    if (index === s.history.length) return;
+    this.send({ type: "seek", index });
+  }
+
+  private play(i: number): void {
+    const s = this.current;
+    if (!s) return;
+    const r = Math.floor(i / s.cols);
+    const c = i % s.cols;
+    this.send({ type: "play", move: this.notation(r, c), version: s.version, player: s.current_player });
+  }
+
+  private onBoardKey(ev: KeyboardEvent): void {
+    const s = this.current;
+    if (!s || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    const n = s.rows * s.cols;
+    let i = this.focusIdx >= 0 && this.focusIdx < n ? this.focusIdx : 0;
+    let r = Math.floor(i / s.cols);
+    let c = i % s.cols;
+    let handled = true;
+    switch (ev.key) {
+      case "ArrowUp": r = Math.max(0, r - 1); break;
+      case "ArrowDown": r = Math.min(s.rows - 1, r + 1); break;
+      case "ArrowLeft": c = Math.max(0, c - 1); break;
+      case "ArrowRight": c = Math.min(s.cols - 1, c + 1); break;
+      case "Home": c = 0; if (ev.shiftKey) r = 0; break;
+      case "End": c = s.cols - 1; if (ev.shiftKey) r = s.rows - 1; break;
+      case "Enter":
+      case " ":
+        if (ev.shiftKey) { handled = false; break; }
+        ev.preventDefault();
+        ev.stopPropagation();
+        this.boardEl.classList.add("gw-kbd");
+        this.setFocus(i);
+        this.play(i);
+        return;
+      case "u": case "U": this.send({ type: "undo" }); break;
+      case "r": case "R": this.send({ type: "redo" }); break;
+      default: handled = false;
+    }
+    if (!handled) return;
+    ev.preventDefault();
+    ev.stopPropagation();
+    this.boardEl.classList.add("gw-kbd");
+    i = r * s.cols + c;
+    this.setFocus(i);
+  }
+
+  private setFocus(i: number): void {
+    this.focusIdx = i;
+    const s = this.current;
+    if (!s || !this.focusRect) return;
+    const r = Math.floor(i / s.cols);
+    const c = i % s.cols;
+    setAttr(this.focusRect, "transform", `translate(${this.x(c)} ${this.y(r)})`);
+    const cellEl = this.cellEls[i];
+    if (cellEl) setAttr(this.boardEl, "aria-activedescendant", cellEl.id);
+  }
+
+  // ---- drawing ------------------------------------------------------------------------
+
+  /** Redraw from the model: rebuild the board if its size changed, then update in place. */
+  update(): void {
+    const raw = this.model.get("state");
+    if (!isState(raw)) {
+      this.root.classList.add("gw-empty");
+      setText(this.statusText, "waiting for the game state ...");
+      return;
+    }
+    this.root.classList.remove("gw-empty");
+    const s = normalise(raw);
+    const showLabels = this.model.get("show_labels") !== false;
+    const key = [s.game, s.rows, s.cols, showLabels, s.col_labels.join(","), s.row_labels.join(",")].join("|");
+    this.current = s;
+    if (key !== this.buildKey) {
+      this.layer = layerFor(s.game);
+      this.buildBoard(s, showLabels);
+      this.buildKey = key;
+    }
+    this.updateBoard(s);
+    this.updateSide(s);
+    this.layer.update?.(this, s);
+    this.root.classList.toggle("gw-over", s.is_over);
+    setAttr(this.root, "data-game", s.game);
+    setAttr(this.root, "data-version", String(s.version));
+  }
+
+  private buildBoard(s: GameState, showLabels: boolean): void {
+    const { rows, cols } = s;
+    const n = Math.max(rows, cols);
+    const rough = Math.floor((MAX_BOARD_PX - 2 * PAD - 20) / n);
+    const margin = showLabels ? (rough >= 30 ? 22 : 18) : 0;
+    const cell = Math.max(MIN_CELL, Math.min(MAX_CELL, Math.floor((MAX_BOARD_PX - 2 * PAD - margin) / n)));
+    this.rows = rows;
+    this.cols = cols;
+    this.cell = cell;
+    this.ox = PAD + margin;
+    this.oy = PAD + margin;
+    const width = this.ox + cols * cell + PAD;
+    const height = this.oy + rows * cell + PAD;
+    const radius = Math.min(8, Math.round(cell * 0.14));
+
+    const root = svg("svg", {
+      class: "gw-svg",
+      viewBox: `0 0 ${width} ${height}`,
+      width,
+      height,
+      "aria-hidden": null,
+    });
+    root.style.setProperty("--gw-cell", `${cell}px`);
+    const defs = svg("defs", {}, root);
+    const hatch = svg("pattern", {
+      id: `${this.uid}-hatch`,
+      width: 6,
+      height: 6,
+      patternUnits: "userSpaceOnUse",
+      patternTransform: "rotate(45)",
+    }, defs);
+    svg("line", { x1: 0, y1: 0, x2: 0, y2: 6, class: "gw-hatch-line" }, hatch);
+    const frame = { x: this.ox - 1, y: this.oy - 1, width: cols * cell + 2, height: rows * cell + 2, rx: radius + 1 };
+    if (showLabels) {
+      const labels = svg("g", { class: "gw-labels", "aria-hidden": "true" }, root);
+      const fs = Math.max(9, Math.min(12, Math.round(cell * 0.42)));
+      s.col_labels.forEach((label, c) => {
+        const t = svg("text", { x: this.x(c) + cell / 2, y: this.oy - margin / 2, "font-size": fs, dy: "0.35em" }, labels);
+        t.textContent = label;
+      });
+      s.row_labels.forEach((label, r) => {
+        const t = svg("text", { x: this.ox - margin / 2, y: this.y(r) + cell / 2, "font-size": fs, dy: "0.35em" }, labels);
+        t.textContent = label;
+      });
+    }
+
+    svg("rect", { class: "gw-frame", ...frame }, root);
+    const cellsG = svg("g", { class: "gw-cells" }, root);
+    const gap = cell >= 24 ? 1.5 : 1;
+    const tileR = Math.max(1.5, Math.min(6, Math.round(cell * 0.12)));
+    this.cellEls = [];
+    this.titleEls = [];
+    this.byNotation = new Map();
+    for (let r = 0; r < rows; r++) {
+      const rowG = svg("g", { role: "row" }, cellsG);
+      for (let c = 0; c < cols; c++) {
+        const name = `${s.col_labels[c]}${s.row_labels[r]}`;
+        const i = r * cols + c;
+        const g = svg("g", {
+          class: "gw-cell",
+          id: `${this.uid}-c${i}`,
+          "data-cell": name,
+          role: "gridcell",
+          "aria-label": name,
+        }, rowG);
+        // The whole cell is the hit target; the visible tile is inset from it.
+        svg("rect", { class: "gw-hit", x: this.x(c), y: this.y(r), width: cell, height: cell }, g);
+        const tile = { x: this.x(c) + gap, y: this.y(r) + gap, width: cell - 2 * gap, height: cell - 2 * gap, rx: tileR };
+        svg("rect", { class: "gw-bg", ...tile }, g);
+        svg("rect", { class: "gw-forb", ...tile, fill: `url(#${this.uid}-hatch)` }, g);
+        this.titleEls.push(svg("title", {}, g));
+        this.cellEls.push(g);
+        this.byNotation.set(name.toUpperCase(), i);
+      }
+    }
+
+    this.under = svg("g", { class: "gw-under" }, root);
+    this.piecesG = svg("g", { class: "gw-pieces", "aria-hidden": "true" }, root);
+    this.pieceEls = [];
+    this.pieceKeys = [];
+    this.flags = [];
+    for (let r = 0; r < rows; r++) {
+      for (let c = 0; c < cols; c++) {
+        this.pieceEls.push(svg("g", { transform: `translate(${this.x(c) + cell / 2} ${this.y(r) + cell / 2})` }, this.piecesG));
+        this.pieceKeys.push("");
+        this.flags.push(-1);
+      }
+    }
+    this.lastG = svg("g", { class: "gw-last", "aria-hidden": "true" }, root);
+    this.over = svg("g", { class: "gw-over-layer" }, root);
+    // Keyboard focus: a ring in the brand colour with a thin halo inside it,
+    // drawn around the tile so it never hides the last-move outline.
+    this.focusRect = svg("g", { class: "gw-focus", "aria-hidden": "true" }, root);
+    const ring = { width: cell - 1, height: cell - 1, rx: tileR + 1.5 };
+    svg("rect", { class: "gw-focus-ring", x: 0.5, y: 0.5, ...ring }, this.focusRect);
+    svg("rect", { class: "gw-focus-halo", x: 2.25, y: 2.25, width: cell - 4.5, height: cell - 4.5, rx: tileR }, this.focusRect);
+
+    this.svg = root;
+    this.defs = defs;
+    this.boardEl.replaceChildren(root);
+    this.boardEl.style.setProperty("--gw-board-w", `${width}px`);
+    setAttr(this.boardEl, "aria-label", this.layer.title?.(s) ?? `${s.game || "game"} board, ${rows} by ${cols}`);
+    setAttr(this.boardEl, "aria-rowcount", String(rows));
+    setAttr(this.boardEl, "aria-colcount", String(cols));
+
+    const n2 = rows * cols;
+    const start = s.last_move ? this.index(s.last_move) : -1;
+    this.focusIdx = this.focusIdx >= 0 && this.focusIdx < n2 ? this.focusIdx : start >= 0 ? start : 0;
+    this.setFocus(this.focusIdx);
+    this.layer.build?.(this);
+  }
+
+  private lastCells(s: GameState): number[] {
+    if (this.layer.lastCells) return this.layer.lastCells(s, this);
+    if (!s.last_move) return [];
+    const out: number[] = [];
+    for (const m of s.last_move.toUpperCase().matchAll(/[A-Z]+[0-9]+/g)) {
+      const i = this.index(m[0]);
+      if (i >= 0) out.push(i);
+    }
+    return out;
+  }
+
+  private updateBoard(s: GameState): void {
+    const layer = this.layer;
+    const legal = new Set(s.legal.map((m) => m.toUpperCase()));
+    const forbidden = new Set(s.forbidden.map((m) => m.toUpperCase()));
+    const showForbidden = this.model.get("show_forbidden") === true;
+    this.boardEl.classList.toggle("gw-show-forbidden", showForbidden);
+    const last = this.lastCells(s);
+    const lastSet = new Set(last);
+    const rule = s.forbidden_rule ? ` (${s.forbidden_rule})` : "";
+    const n = s.rows * s.cols;
+
+    for (let i = 0; i < n; i++) {
+      const text = s.cells[i] ?? "";
+      const owner = s.owners[i] ?? -1;
+      const empty = text === "" && owner < 0;
+      const key = layer.pieceKey ? layer.pieceKey(s, i) : `${text}\u0001${owner}`;
+      const pieceG = this.pieceEls[i]!;
+      if (key !== this.pieceKeys[i]) {
+        pieceG.replaceChildren();
+        if (!empty || layer.pieceKey) layer.drawPiece(pieceG, s, i, this.cell);
+        this.pieceKeys[i] = key;
+      }
+
+      const cellEl = this.cellEls[i]!;
+      const name = cellEl.getAttribute("data-cell") ?? "";
+      const isLegal = legal.has(name);
+      const isForbidden = forbidden.has(name);
+      const flags = (isLegal ? F_LEGAL : 0) | (isForbidden ? F_FORBIDDEN : 0) | (empty ? F_EMPTY : 0) | (lastSet.has(i) ? F_LAST : 0);
+      if (flags !== this.flags[i]) {
+        cellEl.classList.toggle("is-legal", isLegal);
+        cellEl.classList.toggle("is-forbidden", isForbidden);
+        cellEl.classList.toggle("is-empty", empty);
+        cellEl.classList.toggle("is-last", lastSet.has(i));
+        this.flags[i] = flags;
+      }
+
+      // "B2, X" / "B2, empty" / "B2, empty, forbidden (GL-3)"; the last move is
+      // said in aria-description so the label always ends with the content.
+      let label = `${name}, ${(layer.describe ?? defaultDescribe)(s, i) || "empty"}`;
+      if (isForbidden && showForbidden) label += `, forbidden${rule}`;
+      const isLast = lastSet.has(i);
+      setAttr(cellEl, "aria-label", label);
+      setAttr(cellEl, "aria-description", isLast ? "last move" : null);
+      setText(this.titleEls[i]!, isLast ? `${label} (last move)` : label);
+    }
+
+    // Last move outline(s): a small pool of rects.
+    const pool = this.lastG.children;
+    last.forEach((i, k) => {
+      let rect = pool[k] as SVGRectElement | undefined;
+      if (!rect) {
+        rect = svg("rect", { width: this.cell - 4, height: this.cell - 4, rx: Math.max(2, Math.min(6, Math.round(this.cell * 0.12))) }, this.lastG);
+      }
+      const r = Math.floor(i / s.cols);
+      const c = i % s.cols;
+      setAttr(rect, "x", String(this.x(c) + 2));
+      setAttr(rect, "y", String(this.y(r) + 2));
+      setAttr(rect, "class", `gw-last-rect ${playerClass(s.owners[i] ?? -1)}`);
+    });
+    while (pool.length > last.length) pool[pool.length - 1]!.remove();
+
+    if (this.focusIdx >= n) this.setFocus(0);
+  }
+
+  private updateSide(s: GameState): void {
+    setText(this.statusText, s.status);
+    this.statusEl.classList.toggle("is-over", s.is_over);
+    const cp = s.current_player;
+    setAttr(this.turnEl, "class", `gw-turn ${cp === null || s.is_over ? "is-hidden" : playerClass(cp)}`);
+
+    setText(this.messageEl, s.message);
+    setAttr(this.messageEl, "data-kind", s.message_kind || null);
+    this.messageEl.classList.toggle("is-error", s.message_kind === "error");
+    this.messageEl.classList.toggle("is-info", s.message_kind === "info");
+    this.messageEl.classList.toggle("is-empty", !s.message);
+
+    this.buttons.undo.disabled = s.history.length === 0;
+    this.buttons.redo.disabled = s.future.length === 0;
+    const show = this.model.get("show_forbidden") === true;
+    setAttr(this.buttons["toggle-forbidden"], "aria-pressed", String(show));
+    const toggle = this.buttons["toggle-forbidden"];
+    toggle.hidden = !s.forbidden_rule && s.forbidden.length === 0;
+    setText(toggle.lastElementChild!, s.forbidden_rule ? `Forbidden (${s.forbidden_rule})` : "Forbidden");
+
+    this.updateHistory(s);
+  }
+
+  private updateHistory(s: GameState): void {
+    const idx = s.history.length;
+    const total = s.history.length + s.future.length;
+    const pos = total === 0 ? "no moves yet" : `move ${idx} of ${total}`;
+    setAttr(this.range, "max", String(total));
+    if (!this.dragging && this.range.value !== String(idx)) this.range.value = String(idx);
+    this.range.disabled = total === 0;
+    setAttr(this.range, "aria-valuetext", pos);
+    setText(this.posEl, pos);
+
+    const moves = ["start", ...s.history, ...s.future];
+    const items = this.moveItems;
+    for (let k = 0; k < moves.length; k++) {
+      let li = items[k];
+      if (!li) {
+        li = html("li", { "data-index": k }, undefined, this.movesEl);
+        items.push(li);
+      }
+      const text = k === 0 ? "start" : `${k}. ${moves[k]}`;
+      setText(li, text);
+      const cls = k === idx ? "is-current" : k > idx ? "is-future" : "";
+      if (li.className !== cls) li.className = cls;
+      setAttr(li, "aria-current", k === idx ? "step" : null);
+    }
+    while (items.length > moves.length) items.pop()!.remove();
+
+    if (idx !== this.shownIndex) {
+      this.shownIndex = idx;
+      const cur = items[idx];
+      const list = this.movesEl;
+      if (cur && list.clientHeight > 0) {
+        // Scroll the list only (scrollIntoView would scroll the notebook too).
+        const top = cur.offsetTop; // the list is position: relative
+        if (top < list.scrollTop) list.scrollTop = top;
+        else if (top + cur.offsetHeight > list.scrollTop + list.clientHeight) {
+          list.scrollTop = top + cur.offsetHeight - list.clientHeight;
+        }
+      }
+    }
+  }
+
+  destroy(): void {
+    for (const f of this.cleanups.splice(0)) f();
+    this.root.remove();
+  }
+}
+
+function defaultDescribe(s: GameState, i: number): string {
+  return s.cells[i] ?? "";
+}

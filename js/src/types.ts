@@ -1,0 +1,53 @@
+// The protocol between Python and the browser (docs/frontend.md).
+
+/** The `state` trait: the whole public state of a game, replaced as one value. */
+export interface GameState {
+  /** Picks the per-game layer: "gridlock", "gridmaster4", ... */
+  game: string;
+  /** Increases by one on every change of the game; intents carry it back. */
+  version: number;
+  rows: number;
+  cols: number;
+  /** ["A", "B", ...] and ["1", "2", ...] (RULES C-2). */
+  col_labels: string[];
+  row_labels: string[];
+  /** Player names, index = player id. */
+  players: string[];
+  /** Who acts; null when the game is over. */
+  current_player: number | null;
+  /** Row-major, rows*cols entries: the piece text in each cell, "" if empty. */
+  cells: string[];
+  /** Row-major owner id per cell, -1 if empty. */
+  owners: number[];
+  /** Notation of every legal move of the mover. */
+  legal: string[];
+  /** Empty cells the mover may not use, because of `forbidden_rule`. */
+  forbidden: string[];
+  forbidden_rule: string;
+  last_move: string | null;
+  history: string[];
+  /** Undone moves that redo would replay, next first. */
+  future: string[];
+  is_over: boolean;
+  winners: number[];
+  status: string;
+  message: string;
+  message_kind: "" | "info" | "error" | string;
+  /** Per-game additions. */
+  extra: Record<string, unknown>;
+}
+
+/** The synced traits of every gridwidgets widget. */
+export interface WidgetTraits {
+  state: GameState;
+  show_forbidden: boolean;
+  show_labels: boolean;
+}
+
+/** Intents sent to Python with `model.send`. */
+export type Intent =
+  | { type: "play"; move: string; version: number; player: number | null }
+  | { type: "undo" }
+  | { type: "redo" }
+  | { type: "new" }
+  | { type: "seek"; index: number };
