@@ -5,19 +5,32 @@ object (``play``, ``undo``, ``legal_moves``...) with a static SVG display and
 an interactive anywidget board (``g.widget()``).
 """
 
+from . import agents
 from .core import CellMove, Game, IllegalMoveError
-from .games import Gridlock
+from .games import Gridlock, GridMaster4
 
 __version__ = "0.1.0"
 
-__all__ = ["CellMove", "Game", "Gridlock", "GridlockWidget", "IllegalMoveError", "__version__"]
+__all__ = [
+    "CellMove",
+    "Game",
+    "GridMaster4",
+    "GridMaster4Widget",
+    "Gridlock",
+    "GridlockWidget",
+    "IllegalMoveError",
+    "__version__",
+    "agents",
+]
+
+_WIDGETS = ("GridlockWidget", "GridMaster4Widget", "GameWidget")
 
 
 def __getattr__(name: str) -> object:
     # the widgets import anywidget/ipywidgets: load them only when asked for,
-    # so the engines import in a plain Python process fast
-    if name == "GridlockWidget":
-        from .widgets import GridlockWidget
+    # so the engines import in a plain Python process (a worker, a terminal) fast
+    if name in _WIDGETS:
+        from . import widgets
 
-        return GridlockWidget
+        return getattr(widgets, name)
     raise AttributeError(f"module 'gridwidgets' has no attribute {name!r}")

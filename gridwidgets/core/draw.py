@@ -16,24 +16,25 @@ __all__ = ["PLAYER_COLOURS", "svg_board", "text_board"]
 PLAYER_COLOURS = ("#2563eb", "#dc4a1a", "#65a30d", "#0891b2")
 
 
-def text_board(rows: int, cols: int, cell_text: Callable[[Cell], str]) -> str:
+def text_board(rows: int, cols: int, cell_text: Callable[[Cell], str], width: int = 3) -> str:
     """The books' text grid (Gridlock seed): 1-based column numbers on top,
     row numbers on the left, ``+---+`` rules between rows.
 
     Args:
         rows, cols: board size.
-        cell_text: the text of a cell (``""`` when empty); up to 3 characters.
+        cell_text: the text of a cell (``""`` when empty); up to ``width`` characters.
+        width: characters inside a cell (3 in the books).
 
     Returns:
         The board, one line per text row, no trailing newline.
     """
     lw = len(str(rows))
     pad = " " * (lw + 1)
-    header = pad + "".join(f" {c + 1:^3}" for c in range(cols))
-    rule = pad + "+---" * cols + "+"
+    header = pad + "".join(f" {c + 1:^{width}}" for c in range(cols))
+    rule = pad + ("+" + "-" * width) * cols + "+"
     lines = [header.rstrip(), rule]
     for r in range(rows):
-        body = "".join(f"|{cell_text((r, c))[:3]:^3}" for c in range(cols))
+        body = "".join(f"|{cell_text((r, c))[:width]:^{width}}" for c in range(cols))
         lines.append(f"{r + 1:>{lw}} {body}|")
         lines.append(rule)
     return "\n".join(lines)
@@ -111,6 +112,86 @@ def svg_board(
         out.append(
             f'<rect x="{margin + c * cell + 1.5:.1f}" y="{margin + r * cell + 1.5:.1f}" '
             f'width="{cell - 3:.1f}" height="{cell - 3:.1f}" fill="none" stroke="#eab308" stroke-width="3"/>'
+        )
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def _mix(colour: str, amount: float, towards: str = "#3f3f46") -> str:
+    """``colour`` moved ``amount`` (0..1) of the way to ``towards`` (both ``#rrggbb``)."""
+    a = [int(colour[i : i + 2], 16) for i in (1, 3, 5)]
+    b = [int(towards[i : i + 2], 16) for i in (1, 3, 5)]
+    return "#" + "".join(f"{round(x + (y - x) * amount):02x}" for x, y in zip(a, b, strict=True))
+
+
+def svg_tiles(
+    size: int,
+    tiles: Mapping[Cell, tuple[int, int, bool]],
+    colours: tuple[str, ...],
+    *,
+    last: Cell | None = None,
+    size_px: int = 400,
+    title: str = "",
+) -> str:
+    """A static SVG of a square board of numbered tiles (GridMaster4, GM-10).
+
+    Args:
+        size: the board is ``size x size``.
+        tiles: ``{(row, col): (number, player, active)}``.
+        colours: ``#rrggbb`` per player; inactive tiles are drawn muted.
+        last: the cell of the last move, outlined.
+        size_px: width in CSS pixels.
+        title: an accessible title.
+    """
+    margin = 18
+    cell = max(6.0, (size_px - margin - 4) / size)
+    total = margin + cell * size + 4
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="gw-static" width="{total:.0f}" height="{total:.0f}" '
+        f'viewBox="0 0 {total:.1f} {total:.1f}" font-family="sans-serif" role="img" aria-label="{escape(title)}">',
+        f"<title>{escape(title)}</title>",
+        f'<rect x="0" y="0" width="{total:.1f}" height="{total:.1f}" fill="#ffffff"/>',
+    ]
+    label = max(6.0, min(11.0, cell * 0.6))
+    for i in range(size):
+        x = margin + (i + 0.5) * cell
+        out.append(
+            f'<text x="{x:.1f}" y="{margin - 5}" font-size="{label:.1f}" text-anchor="middle" '
+            f'fill="#555">{col_label(i)}</text>'
+        )
+        out.append(
+            f'<text x="{margin - 3}" y="{x + label * 0.35:.1f}" font-size="{label:.1f}" text-anchor="end" '
+            f'fill="#555">{i + 1}</text>'
+        )
+    out.append(
+        f'<rect x="{margin}" y="{margin}" width="{cell * size:.1f}" height="{cell * size:.1f}" '
+        f'fill="#f4f4f5" stroke="#a1a1aa" stroke-width="1"/>'
+    )
+    for k in range(1, size):
+        p = margin + k * cell
+        out.append(
+            f'<path d="M{p:.1f},{margin}V{margin + cell * size:.1f}M{margin},{p:.1f}H{margin + cell * size:.1f}" '
+            f'stroke="#d4d4d8" stroke-width="0.6"/>'
+        )
+    font = cell * (0.42 if cell > 14 else 0.36)
+    for (r, c), (number, player, active) in sorted(tiles.items()):
+        x, y = margin + c * cell, margin + r * cell
+        base = colours[player % len(colours)]
+        fill = base if active else _mix(base, 0.55)
+        ink = "#111827" if active else "#f4f4f5"
+        out.append(
+            f'<rect x="{x + 0.8:.1f}" y="{y + 0.8:.1f}" width="{cell - 1.6:.1f}" height="{cell - 1.6:.1f}" '
+            f'rx="{cell * 0.15:.1f}" fill="{fill}"><title>{cell_name((r, c))}: {number}</title></rect>'
+        )
+        out.append(
+            f'<text x="{x + cell / 2:.1f}" y="{y + cell / 2:.1f}" font-size="{font:.1f}" font-weight="bold" '
+            f'text-anchor="middle" dominant-baseline="central" fill="{ink}">{number}</text>'
+        )
+    if last is not None:
+        r, c = last
+        out.append(
+            f'<rect x="{margin + c * cell + 0.5:.1f}" y="{margin + r * cell + 0.5:.1f}" width="{cell - 1:.1f}" '
+            f'height="{cell - 1:.1f}" fill="none" stroke="#111827" stroke-width="2.2" rx="{cell * 0.15:.1f}"/>'
         )
     out.append("</svg>")
     return "\n".join(out)

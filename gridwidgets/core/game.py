@@ -98,7 +98,7 @@ class Game(ABC):
     def __init__(self) -> None:
         self._history: list[Any] = []
         self._future: list[Any] = []
-        self._snapshots: list[Any] = []
+        self._undo_records: list[Any] = []
         self._observers: dict[int, Observation] = {}
         self._quiet = 0
         self._dirty = False
@@ -274,14 +274,26 @@ class Game(ABC):
                 move=move,
             )
 
-    def _push(self, move: Any) -> None:
+    def _do(self, move: Any) -> Any:
+        """Apply a legal move and return what :meth:`_undo` needs to take it back.
+
+        By default a full :meth:`_snapshot` taken before :meth:`_apply`; a
+        game may override both with a smaller undo record for speed.
+        """
         snap = self._snapshot()
         try:
             self._apply(move)
         except Exception:
             self._restore(snap)
             raise
-        self._snapshots.append(snap)
+        return snap
+
+    def _undo(self, record: Any) -> None:
+        """Take back the move whose :meth:`_do` returned ``record``."""
+        self._restore(record)
+
+    def _push(self, move: Any) -> None:
+        self._undo_records.append(self._do(move))
         self._history.append(move)
 
     def undo(self) -> Any:
@@ -292,7 +304,7 @@ class Game(ABC):
         """
         if not self._history:
             raise IndexError("nothing to undo: no move has been played")
-        self._restore(self._snapshots.pop())
+        self._undo(self._undo_records.pop())
         move = self._history.pop()
         self._future.append(move)
         self._changed()
@@ -331,9 +343,8 @@ class Game(ABC):
 
     def reset(self) -> None:
         """Start a new game with the same options (history and redo cleared)."""
-        if self._snapshots:
-            self._restore(self._snapshots[0])
-        self._snapshots.clear()
+        while self._undo_records:
+            self._undo(self._undo_records.pop())
         self._history.clear()
         self._future.clear()
         self._changed()

@@ -10,6 +10,7 @@ down in ``docs/frontend.md``.
 from __future__ import annotations
 
 import pathlib
+from collections.abc import Mapping
 from typing import Any
 
 import anywidget
@@ -34,6 +35,16 @@ class GameWidget(anywidget.AnyWidget):
             code show at once in every open view.
         show_forbidden: draw the cells the mover may not use.
         show_labels: draw the column letters and row numbers.
+        show_legal: highlight the legal moves of the player to act.
+        agents: ``{player: agent}``: those seats are played by agents
+            (``gridwidgets.agents``), which move by themselves while
+            ``playing`` is on, ``delay`` milliseconds after each move.
+        playing: agents move by themselves (the play / pause buttons).
+        delay: milliseconds an agent waits before moving (the speed setting).
+
+    Raises:
+        TypeError: for a game or an agent of the wrong kind.
+        ValueError: for a seat that is not a player of the game.
 
     Attributes:
         game: the game object (the same one, not a copy).
@@ -46,12 +57,16 @@ class GameWidget(anywidget.AnyWidget):
     state = traitlets.Dict().tag(sync=True)
     show_forbidden = traitlets.Bool(True).tag(sync=True)
     show_labels = traitlets.Bool(True).tag(sync=True)
+    show_legal = traitlets.Bool(False).tag(sync=True)
+    playing = traitlets.Bool(True).tag(sync=True)
+    delay = traitlets.Int(400, min=0, max=10_000).tag(sync=True)
 
-    def __init__(self, game: Game, **kwargs: Any) -> None:
+    def __init__(self, game: Game, agents: Mapping[int, Any] | None = None, **kwargs: Any) -> None:
         if not isinstance(game, Game):
             raise TypeError(f"expected a gridwidgets game, got {type(game).__name__}")
         self._game = game
         self._message = ("", "")
+        self._agents = self._check_agents(game, agents or {})
         super().__init__(**kwargs)
         self._sync()
         self._observation = game.observe(self._on_game_change)
@@ -61,6 +76,52 @@ class GameWidget(anywidget.AnyWidget):
     def game(self) -> Game:
         """The game this widget shows."""
         return self._game
+
+    @property
+    def agents(self) -> dict[int, Any]:
+        """The agent seats, ``{player: agent}`` (a copy)."""
+        return dict(self._agents)
+
+    @staticmethod
+    def _check_agents(game: Game, agents: Mapping[int, Any]) -> dict[int, Any]:
+        if not isinstance(agents, Mapping):
+            raise TypeError("agents must be a mapping {player: agent}")
+        out = {}
+        for seat, agent in agents.items():
+            if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(game.players):
+                raise ValueError(f"agent seat {seat!r} is not a player id 0..{len(game.players) - 1}")
+            if not callable(getattr(agent, "choose", None)):
+                raise TypeError(f"the agent for seat {seat} has no choose(game) method")
+            out[seat] = agent
+        return out
+
+    # -- agents -----------------------------------------------------------
+    def agent_to_move(self) -> bool:
+        """True if the player to act is an agent seat (and the game goes on)."""
+        p = self._game.current_player
+        return p is not None and p in self._agents
+
+    def step(self) -> Any:
+        """Let the agent whose seat is to act play one move; return it.
+
+        Raises:
+            ValueError: if no agent is to act (a person's turn, or the end).
+        """
+        g = self._game
+        if not self.agent_to_move():
+            who = "the game is over" if g.current_player is None else f"{g.players[g.current_player]} is a person"
+            raise ValueError(f"no agent is to act: {who}")
+        p = g.current_player
+        move = self._agents[p].choose(g.copy())
+        return g.play(move, player=p)
+
+    def run(self, max_moves: int | None = None) -> int:
+        """Play agent moves until a person is to act or the game ends; return how many."""
+        n = 0
+        while self.agent_to_move() and (max_moves is None or n < max_moves):
+            self.step()
+            n += 1
+        return n
 
     # -- Python -> browser ----------------------------------------------
     def game_state(self) -> dict[str, Any]:
@@ -98,6 +159,9 @@ class GameWidget(anywidget.AnyWidget):
             "is_over": g.is_over,
             "winners": list(g.winners),
             "status": g.status(),
+            "seats": [getattr(self._agents[p], "name", type(self._agents[p]).__name__) if p in self._agents else ""
+                      for p in range(len(g.players))],
+            "agent_to_move": self.agent_to_move(),
             "message": self._message[0],
             "message_kind": self._message[1],
             "extra": self.extra_state(),
@@ -152,17 +216,37 @@ class GameWidget(anywidget.AnyWidget):
             if player is not None and (not isinstance(player, int) or isinstance(player, bool)):
                 self._say(f"Refused: {player!r} is not a player.")
                 return False
+            if self.agent_to_move():
+                cp = g.current_player
+                assert cp is not None
+                self._say(
+                    f"Refused: {g.players[cp]} is played by {self._agents[cp]!r}; "
+                    f"wait for its move, or press Step ({g.turn_rule})."
+                )
+                return False
             try:
                 g.play(move, player=player)
             except IllegalMoveError as exc:
                 self._say(f"Illegal move: {exc}")
                 return False
             return True
+        if kind == "agent-step":
+            version = content.get("version")
+            if (version is not None and version != g.version) or not self.agent_to_move():
+                return False  # stale, or a person is to act: several views may send it
+            try:
+                self.step()
+            except (IllegalMoveError, ValueError) as exc:
+                self._say(f"The agent failed: {exc}")
+                return False
+            return True
         if kind == "undo":
-            return self._step(g.undo, "Nothing to undo.")
+            return self._step(self._undo_to_person, "Nothing to undo.")
         if kind == "redo":
             return self._step(g.redo, "Nothing to redo.")
         if kind == "new":
+            for agent in self._agents.values():
+                getattr(agent, "reset", lambda: None)()
             g.reset()
             return True
         if kind == "seek":
@@ -175,6 +259,16 @@ class GameWidget(anywidget.AnyWidget):
             return True
         self._say(f"Refused: unknown message type {kind!r}.")
         return False
+
+    def _undo_to_person(self) -> None:
+        """Undo one move; against agents, keep undoing to a person's turn
+        (else the agent would at once play again)."""
+        g = self._game
+        people = set(range(len(g.players))) - set(self._agents)
+        with g.batch():
+            g.undo()
+            while people and g.history and g.current_player not in people:
+                g.undo()
 
     def _step(self, action: Any, refusal: str) -> bool:
         try:

@@ -1,0 +1,563 @@
+"""GridMaster4: four players, numbered tiles and jumps (RULES GM-1..GM-10).
+
+Source: ``seeds/gridmaster4.md`` (a four-player version of the solitaire
+*The Grid Master*); exact rules in ``RULES.md``.
+
+The engine keeps the board as flat Python lists with a precomputed jump
+table per board size: a move costs a few microseconds, so thousands of
+random games run per second (``benchmarks/gridmaster_speed.py``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from ..core.errors import IllegalMoveError
+from ..core.game import CellMove, Game
+from ..core.notation import cell_name, parse_cell
+
+__all__ = ["JUMPS", "GridMaster4", "jump_cells"]
+
+#: GM-3: the jump offsets (row, col): 3 orthogonally, 2 diagonally
+JUMPS = ((-3, 0), (3, 0), (0, -3), (0, 3), (-2, -2), (-2, 2), (2, -2), (2, 2))
+#: GM-1: player names in turn order
+NAMES = ("orange", "magenta", "lime", "aqua")
+#: CSS colours of the players (GM-1, GM-10)
+COLOURS = ("#f97316", "#d946ef", "#84cc16", "#06b6d4")
+MAX_SIZE = 26
+
+#: turn kinds
+NORMAL, OPENING, FREE = "normal", "opening", "free"
+
+
+@lru_cache(maxsize=64)
+def _tables(rows: int, cols: int) -> tuple[tuple[tuple[int, ...], ...], tuple[CellMove, ...]]:
+    jumps = []
+    for r in range(rows):
+        for c in range(cols):
+            jumps.append(
+                tuple((r + dr) * cols + (c + dc) for dr, dc in JUMPS if 0 <= r + dr < rows and 0 <= c + dc < cols)
+            )
+    moves = tuple(CellMove((i // cols, i % cols)) for i in range(rows * cols))
+    return tuple(jumps), moves
+
+
+def jump_cells(cell: tuple[int, int], size: int) -> list[tuple[int, int]]:
+    """The jump cells of ``cell`` on a ``size x size`` board (GM-3): up to 8."""
+    r, c = cell
+    return [(r + dr, c + dc) for dr, dc in JUMPS if 0 <= r + dr < size and 0 <= c + dc < size]
+
+
+class GridMaster4(Game):
+    """A game of GridMaster4 (RULES GM-1..GM-10).
+
+    Args:
+        size: the board is ``size x size`` cells, 1 to 26 (GM-1; default 20).
+        players: 1 to 4 players, in the order orange, magenta, lime, aqua.
+            One player on 10x10 is the original puzzle *The Grid Master*.
+        tiles: tiles per player, numbered 1..tiles (default 100); placing
+            the last one wins at once (GM-8).
+        deactivate: ``"own"`` (default, GM-5): a move deactivates the
+            mover's own active tiles on the new tile's jump cells;
+            ``"all"``: every player's (the book's literal variant).
+
+    Raises:
+        ValueError: for an option out of range.
+
+    ``board`` is an ``int8`` array ``(size, size)``: ``-1`` empty, else the
+    owner's player id; ``tiles`` the tile numbers (0 empty); ``active`` a
+    boolean array of the active tiles. ``scores`` is each player's highest
+    tile (GM-4). Moves are cells (GM-9).
+    """
+
+    game_id = "gridmaster4"
+    end_rule = "GM-8"
+    turn_rule = "GM-1"
+
+    def __init__(self, size: int = 20, players: int = 4, tiles: int = 100, deactivate: str = "own") -> None:
+        for name, value, low, high in (("size", size, 1, MAX_SIZE), ("players", players, 1, 4)):
+            if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or not low <= value <= high:
+                raise ValueError(f"{name} must be an int from {low} to {high}, got {value!r} (GM-1)")
+        if not isinstance(tiles, (int, np.integer)) or isinstance(tiles, bool) or tiles < 1:
+            raise ValueError(f"tiles must be a positive int, got {tiles!r} (GM-1)")
+        if deactivate not in ("own", "all"):
+            raise ValueError(f"deactivate must be 'own' or 'all', got {deactivate!r} (GM-5)")
+        super().__init__()
+        self.size = self.rows = self.cols = int(size)
+        self.players = NAMES[: int(players)]
+        self.tiles_per_player = int(tiles)
+        self.deactivate = deactivate
+        self._n = self.size * self.size
+        self._jumps, self._moves = _tables(self.size, self.size)
+        p = len(self.players)
+        self._owner = [-1] * self._n
+        self._tile = [0] * self._n
+        self._active: list[set[int]] = [set() for _ in range(p)]
+        self._score = [0] * p
+        self._in_play = [True] * p
+        self._owed = [0] * p
+        self._opened = [False] * p
+        self._open = self._n
+        self._to_move = 0
+        self._over = False
+        self._winners: tuple[int, ...] = ()
+        self._events: list[str] = []
+        self._deactivated: list[int] = []
+        self._legal: list[int] | None = None
+        self._start_turn()
+
+    # ------------------------------------------------------------------
+    # Rules
+    # ------------------------------------------------------------------
+    def options(self) -> dict[str, Any]:
+        return {
+            "size": self.size,
+            "players": len(self.players),
+            "tiles": self.tiles_per_player,
+            "deactivate": self.deactivate,
+        }
+
+    def turn_kind(self) -> str | None:
+        """What the player to act places: ``"opening"`` (tile 1 anywhere, GM-2),
+        ``"free"`` (a free placement anywhere, GM-7), ``"normal"`` (a jump, GM-4);
+        ``None`` once the game is over."""
+        if self._over:
+            return None
+        p = self._to_move
+        if not self._opened[p]:
+            return OPENING
+        return FREE if self._owed[p] else NORMAL
+
+    def _normal_targets(self, p: int) -> list[int]:
+        owner, jumps = self._owner, self._jumps
+        return sorted({j for a in self._active[p] for j in jumps[a] if owner[j] < 0})
+
+    def _has_normal_move(self, p: int) -> bool:
+        owner, jumps = self._owner, self._jumps
+        for a in self._active[p]:
+            for j in jumps[a]:
+                if owner[j] < 0:
+                    return True
+        return False
+
+    def _legal_indices(self) -> list[int]:
+        if self._legal is None:
+            if self._over:
+                self._legal = []
+            elif self._opened[self._to_move] and not self._owed[self._to_move]:
+                self._legal = self._normal_targets(self._to_move)
+            else:
+                self._legal = [i for i, q in enumerate(self._owner) if q < 0]
+        return self._legal
+
+    def legal_moves(self) -> list[CellMove]:
+        """The cells the player to act may use, row by row (GM-2, GM-4, GM-7);
+        ``[]`` once the game is over. A cell reachable from two tiles is one move."""
+        moves = self._moves
+        return [moves[i] for i in self._legal_indices()]
+
+    def parse_move(self, value: Any) -> CellMove:
+        """Read ``"K10"``, ``"10 11"``, ``(9, 10)`` or a :class:`CellMove` (GM-9, C-2).
+
+        Raises:
+            IllegalMoveError: (``C-2``/``C-1``) unreadable or off the board.
+        """
+        if type(value) is CellMove:
+            r, c = value.cell
+            if 0 <= r < self.size and 0 <= c < self.size:
+                return value
+            value = value.cell
+        return CellMove(parse_cell(value, self.size, self.size))
+
+    def _check(self, move: CellMove) -> None:
+        r, c = move.cell
+        i = r * self.size + c
+        kind = self.turn_kind()
+        if self._owner[i] < 0:
+            if kind != NORMAL:
+                return  # GM-2, GM-7: any open cell (the game is not over: play() checked)
+            # GM-4: jumps are symmetric, so i is a jump cell of an active tile
+            # exactly when an active tile stands on a jump cell of i
+            mine = self._active[self._to_move]
+            for j in self._jumps[i]:
+                if j in mine:
+                    return
+        name = cell_name(move.cell)
+        player = self.players[self._to_move]
+        if self._owner[i] >= 0:
+            rule = {OPENING: "GM-2", FREE: "GM-7"}.get(kind or "", "GM-4")
+            raise IllegalMoveError(
+                f"{name} is taken by {self.players[self._owner[i]]} tile {self._tile[i]}: "
+                "a tile goes on an open cell",
+                rule=rule,
+                move=move,
+            )
+        raise IllegalMoveError(
+            f"{name} is not a jump cell of any active {player} tile "
+            "(3 cells up, down, left or right, or 2 diagonally)",
+            rule="GM-4",
+            move=move,
+        )
+
+    def _apply(self, move: CellMove) -> None:
+        r, c = move.cell
+        self._place(r * self.size + c)
+
+    def _do(self, move: CellMove) -> tuple[Any, ...]:
+        # a small undo record instead of a full snapshot (see Game._do)
+        r, c = move.cell
+        i = r * self.size + c
+        p = self._to_move
+        record = (
+            i, p, self._opened[p], self._in_play[:], self._owed[:], self._over,
+            self._winners, self._events, self._deactivated,
+        )
+        self._place(i)
+        return record
+
+    def _undo(self, record: tuple[Any, ...]) -> None:
+        i, p, opened, in_play, owed, over, winners, events, deactivated = record
+        owner = self._owner
+        for j in self._deactivated:
+            self._active[owner[j]].add(j)
+        self._active[p].discard(i)
+        owner[i] = -1
+        self._tile[i] = 0
+        self._score[p] -= 1
+        self._open += 1
+        self._opened[p] = opened
+        self._in_play, self._owed = in_play, owed
+        self._to_move, self._over, self._winners = p, over, winners
+        self._events, self._deactivated = events, deactivated
+        self._legal = None
+
+    def _place(self, i: int) -> None:
+        """Place the mover's next tile on cell index ``i`` (legal, unchecked)."""
+        p = self._to_move
+        owner = self._owner
+        self._score[p] += 1
+        number = self._score[p]
+        owner[i] = p
+        self._tile[i] = number
+        self._open -= 1
+        events: list[str] = []
+        deactivated: list[int] = []
+        if not self._opened[p]:
+            self._opened[p] = True  # GM-2: the opening deactivates nothing
+        elif self._owed[p]:
+            self._owed[p] -= 1  # GM-7: a free placement deactivates nothing
+        else:
+            # GM-5: the mover's (variant: everyone's) active tiles on the new tile's jump cells
+            active = self._active
+            if self.deactivate == "own":
+                mine = active[p]
+                for j in self._jumps[i]:
+                    if j in mine:
+                        mine.discard(j)
+                        deactivated.append(j)
+            else:
+                for j in self._jumps[i]:
+                    q = owner[j]
+                    if q >= 0 and j in active[q]:
+                        active[q].discard(j)
+                        deactivated.append(j)
+        self._active[p].add(i)
+        self._deactivated = deactivated
+        self._legal = None
+        if number == self.tiles_per_player:
+            self._over = True
+            self._winners = (p,)
+            events.append(f"{self.players[p]} placed tile {number}, their last, and wins (GM-8)")
+        elif self._open == 0:
+            self._finish(events, "the board is full")
+        else:
+            self._to_move = (p + 1) % len(self.players)
+            self._start_turn(events)
+        self._events = events
+
+    def _start_turn(self, events: list[str] | None = None) -> None:
+        """Resolve the start of turns (GM-6, GM-7): skip players out of play,
+        block a player with no move and no free placement, until someone can act."""
+        if events is None:
+            events = self._events = []
+        n = len(self.players)
+        while True:
+            if not any(self._in_play):
+                self._finish(events, "every player is blocked")
+                return
+            p = self._to_move
+            if not self._in_play[p]:
+                self._to_move = (p + 1) % n
+                continue
+            if not self._opened[p] or self._owed[p] or self._has_normal_move(p):
+                self._legal = None
+                return
+            self._in_play[p] = False
+            others = [q for q in range(n) if self._in_play[q]]
+            for q in others:
+                self._owed[q] += 1
+            text = f"{self.players[p]} is blocked (GM-6)"
+            if others:
+                text += (
+                    ": " + ", ".join(self.players[q] for q in others)
+                    + (" is" if len(others) == 1 else " are each")
+                    + " owed a free placement (GM-7)"
+                )
+            events.append(text)
+            self._to_move = (p + 1) % n
+
+    def _finish(self, events: list[str], why: str) -> None:
+        self._over = True
+        self._legal = None
+        best = max(self._score)
+        self._winners = tuple(q for q, s in enumerate(self._score) if s == best)
+        names = " and ".join(self.players[q] for q in self._winners)
+        verb = "wins" if len(self._winners) == 1 else "share the win"
+        events.append(f"Game over, {why}: {names} {verb} with {best} (GM-8)")
+
+    def _snapshot(self) -> tuple[Any, ...]:
+        return (
+            self._owner[:],
+            self._tile[:],
+            [set(a) for a in self._active],
+            self._score[:],
+            self._in_play[:],
+            self._owed[:],
+            self._opened[:],
+            self._open,
+            self._to_move,
+            self._over,
+            self._winners,
+            self._events,
+            self._deactivated,
+        )
+
+    def _restore(self, snapshot: tuple[Any, ...]) -> None:
+        (owner, tile, active, score, in_play, owed, opened, self._open, self._to_move, self._over,
+         self._winners, self._events, self._deactivated) = snapshot
+        self._owner, self._tile, self._score = owner[:], tile[:], score[:]
+        self._active = [set(a) for a in active]
+        self._in_play, self._owed, self._opened = in_play[:], owed[:], opened[:]
+        self._legal = None
+
+    # ------------------------------------------------------------------
+    # State
+    # ------------------------------------------------------------------
+    @property
+    def current_player(self) -> int | None:
+        """The player to act (0 orange, 1 magenta, 2 lime, 3 aqua); ``None`` when over."""
+        return None if self._over else self._to_move
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The winner, or every player sharing the highest score (GM-8, C-4); ``()`` while ongoing."""
+        return self._winners if self._over else ()
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Each player's highest tile on the board (GM-4), 0 before their opening."""
+        return tuple(self._score)
+
+    @property
+    def board(self) -> np.ndarray:
+        """Read-only ``int8`` array ``(size, size)``: ``-1`` empty, else the owner id."""
+        a = np.array(self._owner, dtype=np.int8).reshape(self.size, self.size)
+        a.flags.writeable = False
+        return a
+
+    @property
+    def tiles(self) -> np.ndarray:
+        """Read-only ``int16`` array ``(size, size)`` of tile numbers, 0 for an empty cell."""
+        a = np.array(self._tile, dtype=np.int16).reshape(self.size, self.size)
+        a.flags.writeable = False
+        return a
+
+    @property
+    def active(self) -> np.ndarray:
+        """Read-only boolean array ``(size, size)``: True where an active tile stands (GM-5)."""
+        a = np.zeros(self._n, dtype=bool)
+        for cells in self._active:
+            a[list(cells)] = True
+        a = a.reshape(self.size, self.size)
+        a.flags.writeable = False
+        return a
+
+    @property
+    def blocked(self) -> tuple[bool, ...]:
+        """Per player: removed from play (GM-6)."""
+        return tuple(not x for x in self._in_play)
+
+    @property
+    def owed(self) -> tuple[int, ...]:
+        """Per player: free placements owed (GM-7)."""
+        return tuple(self._owed)
+
+    @property
+    def remaining(self) -> tuple[int, ...]:
+        """Per player: tiles not yet placed."""
+        return tuple(self.tiles_per_player - s for s in self._score)
+
+    def active_tiles(self, player: int) -> list[tuple[int, int]]:
+        """The cells of ``player``'s active tiles, row by row (GM-5)."""
+        return [(i // self.size, i % self.size) for i in sorted(self._active[player])]
+
+    @property
+    def events(self) -> list[str]:
+        """What the last move caused, for people (blocks GM-6, free placements GM-7, the end GM-8)."""
+        return list(self._events)
+
+    @property
+    def last_deactivated(self) -> list[tuple[int, int]]:
+        """Cells whose tiles the last move made inactive (GM-5)."""
+        return [(i // self.size, i % self.size) for i in self._deactivated]
+
+    def cell_text(self, cell: tuple[int, int]) -> str:
+        t = self._tile[cell[0] * self.size + cell[1]]
+        return str(t) if t else ""
+
+    def text_rows(self) -> list[str]:
+        """One string per row: each cell ``.`` or the owner's initial (upper case if active)."""
+        out = []
+        for r in range(self.size):
+            row = []
+            for c in range(self.size):
+                i = r * self.size + c
+                q = self._owner[i]
+                if q < 0:
+                    row.append(".")
+                else:
+                    letter = self.players[q][0]
+                    row.append(letter.upper() if i in self._active[q] else letter)
+            out.append("".join(row))
+        return out
+
+    def __str__(self) -> str:
+        from ..core.draw import text_board
+
+        def text(cell: tuple[int, int]) -> str:
+            i = cell[0] * self.size + cell[1]
+            q = self._owner[i]
+            if q < 0:
+                return ""
+            mark = self.players[q][0].upper() if i in self._active[q] else self.players[q][0]
+            return f"{mark}{self._tile[i]}"
+
+        board = text_board(self.size, self.size, text, width=4)
+        return board + "\n" + self.status()
+
+    def status(self) -> str:
+        """Whose turn and what kind, or the result (GM-8)."""
+        if self._over:
+            best = max(self._score)
+            if len(self._winners) == 1:
+                w = self._winners[0]
+                if self._score[w] == self.tiles_per_player:
+                    return f"{self.players[w]} placed tile {best}, their last, and wins (GM-8)."
+                return f"Game over: {self.players[w]} wins with {best} (GM-8)."
+            names = " and ".join(self.players[q] for q in self._winners)
+            return f"Game over: {names} share the win with {best} (GM-8)."
+        name = self.players[self._to_move]
+        kind = self.turn_kind()
+        if kind == OPENING:
+            return f"{name} to move: opening, tile 1 on any open cell (GM-2)."
+        if kind == FREE:
+            owed = self._owed[self._to_move]
+            more = f" ({owed} owed)" if owed > 1 else ""
+            return f"{name} to move: free placement, any open cell (GM-7){more}."
+        return f"{name} to move: tile {self._score[self._to_move] + 1} on a jump cell (GM-4)."
+
+    def to_svg(self, size: int = 400, show_forbidden: bool = False) -> str:
+        """A static SVG of the position: tiles in their player's colour with
+        their number, inactive tiles muted, the last move outlined (GM-10)."""
+        from ..core.draw import svg_tiles
+
+        last = self._history[-1].cell if self._history else None
+        tiles = {
+            (i // self.size, i % self.size): (self._tile[i], q, i in self._active[q])
+            for i, q in enumerate(self._owner)
+            if q >= 0
+        }
+        return svg_tiles(self.size, tiles, COLOURS, last=last, size_px=size, title=f"GridMaster4: {self.status()}")
+
+    # ------------------------------------------------------------------
+    # Simulation and the solitaire puzzle
+    # ------------------------------------------------------------------
+    def _rollout(self, rng: random.Random) -> None:
+        """Play uniformly random legal moves to the end without history or
+        observers (fast; :meth:`simulate` uses it on fresh games)."""
+        while not self._over:
+            legal = self._legal_indices()
+            self._place(legal[rng.randrange(len(legal))])
+
+    @classmethod
+    def simulate(
+        cls,
+        n_games: int,
+        seed: int | None = None,
+        n_jobs: int = 1,
+        progress: bool = True,
+        **options: Any,
+    ) -> dict[str, list[Any]]:
+        """Play ``n_games`` uniformly random games and return per-game results.
+
+        Args:
+            n_games: how many games.
+            seed: seeds the games (each game gets its own stream from
+                ``numpy.random.SeedSequence(seed).spawn``): the results do
+                not depend on ``n_jobs``.
+            n_jobs: processes for joblib (``-1``: every core).
+            progress: show a tqdm progress bar.
+            **options: constructor options (``size``, ``players``, ...).
+
+        Returns:
+            Columns of equal length ``n_games`` (``pandas.DataFrame(result)``
+            takes it as is): ``game`` (0..n-1), ``length`` (tiles placed),
+            ``winners`` (tuple of ids), ``winner`` (id, or -1 for a shared
+            win), ``shared`` (bool), ``last_tile`` (True if won by the last
+            tile), and per player ``score_<name>`` and ``blocked_<name>``.
+        """
+        from ..sim import simulate
+
+        return simulate(cls, n_games, seed=seed, n_jobs=n_jobs, progress=progress, **options)
+
+    def solve(self, seed: int = 0, restarts: int = 200) -> list[CellMove]:
+        """A complete tour for the one-player puzzle, from the current position:
+        every remaining tile placed (GM-8), found by Warnsdorff's rule with
+        random tie-breaks and restarts.
+
+        Warnsdorff, H. C. (1823), *Des Rösselsprunges einfachste und
+        allgemeinste Lösung*: always move to the cell with the fewest onward
+        moves.
+
+        Args:
+            seed: seeds the tie-breaks.
+            restarts: attempts before giving up.
+
+        Returns:
+            The moves of the tour, in order (the game itself is unchanged);
+            play them with ``for m in tour: g.play(m)``.
+
+        Raises:
+            ValueError: for more than one player, or if no tour was found.
+        """
+        from ..agents.warnsdorff import warnsdorff_tour
+
+        if len(self.players) != 1:
+            raise ValueError("solve() is for the one-player puzzle (players=1)")
+        tour = warnsdorff_tour(self, seed=seed, restarts=restarts)
+        if tour is None:
+            raise ValueError(f"no complete tour found from this position in {restarts} attempts")
+        return tour
+
+    @classmethod
+    def from_moves(cls, moves: Sequence[Any], **options: Any) -> GridMaster4:
+        """A game with ``moves`` played (notation or tuples)."""
+        g = cls(**options)
+        for m in moves:
+            g.play(m)
+        return g
