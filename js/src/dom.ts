@@ -58,3 +58,34 @@ export function uid(prefix: string): string {
   counter += 1;
   return `${prefix}-${counter}-${Math.random().toString(36).slice(2, 7)}`;
 }
+
+/** "RandomAgent(seed=1)" -> "RandomAgent": the full name goes in the title. */
+export function shortAgent(name: string): string {
+  const i = name.indexOf("(");
+  return (i > 0 ? name.slice(0, i) : name).trim() || name;
+}
+
+/** A small robot: the mark of a seat played by an agent. */
+export function robotIcon(): SVGSVGElement {
+  const icon = svg("svg", { class: "gw-robot", viewBox: "0 0 16 16", width: 12, height: 12, "aria-hidden": "true" });
+  svg("path", { d: "M8 1.5v2", class: "gw-robot-line" }, icon);
+  svg("circle", { cx: 8, cy: 1.6, r: 1.1, class: "gw-robot-fill" }, icon);
+  svg("rect", { x: 2.5, y: 4, width: 11, height: 9, rx: 2.5, class: "gw-robot-line" }, icon);
+  svg("circle", { cx: 6, cy: 8, r: 1.2, class: "gw-robot-fill" }, icon);
+  svg("circle", { cx: 10, cy: 8, r: 1.2, class: "gw-robot-fill" }, icon);
+  svg("path", { d: "M6 11h4M1 7.5v3M15 7.5v3", class: "gw-robot-line" }, icon);
+  return icon;
+}
+
+const MEDIA_ICONS: Record<string, string> = {
+  play: "M4.5 2.8v10.4L13 8z",
+  pause: "M4 3h3v10H4zM9 3h3v10H9z",
+  step: "M3 2.8v10.4L10.5 8zM11 3h2.5v10H11z",
+};
+
+/** A small filled media icon (play, pause, step) that needs no font glyph. */
+export function mediaIcon(name: "play" | "pause" | "step"): SVGSVGElement {
+  const icon = svg("svg", { class: "gw-media", viewBox: "0 0 16 16", width: 11, height: 11, "aria-hidden": "true" });
+  svg("path", { d: MEDIA_ICONS[name] ?? "", fill: "currentColor" }, icon);
+  return icon;
+}

@@ -7,12 +7,15 @@
 // `state`.
 
 import type { AnyModel } from "@anywidget/types";
-import { html, setAttr, setText, svg, uid } from "./dom";
+import { html, mediaIcon, robotIcon, setAttr, setText, shortAgent, svg, uid } from "./dom";
 import { layerFor, playerClass, type Board, type GameLayer } from "./games/layer";
 import type { GameState, Intent, WidgetTraits } from "./types";
 
 /** Largest board side in CSS px (the view scales down further with its column). */
 const MAX_BOARD_PX = 480;
+/** The agents' speed setting (the `delay` trait), ms. */
+const MAX_DELAY = 2000;
+const DEFAULT_DELAY = 400;
 const MAX_CELL = 60;
 const MIN_CELL = 12;
 const PAD = 2;
@@ -62,7 +65,9 @@ function normalise(raw: GameState): GameState {
     status: raw.status ?? "",
     message: raw.message ?? "",
     message_kind: raw.message_kind ?? "",
-    extra: raw.extra ?? {},
+    extra: raw.extra && typeof raw.extra === "object" ? raw.extra : {},
+    seats: Array.isArray(raw.seats) ? raw.seats.map((x) => (typeof x === "string" ? x : "")) : [],
+    agent_to_move: raw.agent_to_move === true,
   };
 }
 
@@ -100,8 +105,25 @@ export class GridView implements Board {
   private readonly statusEl: HTMLDivElement;
   private readonly turnEl: HTMLSpanElement;
   private readonly statusText: HTMLSpanElement;
+  private readonly agentTag: HTMLSpanElement;
+  private readonly eventsEl: HTMLUListElement;
+  private eventsKey = "";
   private readonly messageEl: HTMLDivElement;
-  private readonly buttons: Record<"undo" | "redo" | "new" | "toggle-forbidden", HTMLButtonElement>;
+  private readonly buttons: Record<"undo" | "redo" | "new" | "toggle-forbidden" | "toggle-legal", HTMLButtonElement>;
+  private moverClass = "";
+
+  // Agents (shown when a seat holds an agent)
+  private readonly agentsEl: HTMLDivElement;
+  private readonly stepBtn: HTMLButtonElement;
+  private readonly playBtn: HTMLButtonElement;
+  private readonly speed: HTMLInputElement;
+  private readonly speedText: HTMLSpanElement;
+  private readonly seatsEl: HTMLUListElement;
+  private seatsKey = "";
+  private speedDragging = false;
+  private agentTimer: ReturnType<typeof setTimeout> | null = null;
+  private agentTimerVersion = -1;
+  private agentSentVersion = -1;
   private readonly range: HTMLInputElement;
   private readonly posEl: HTMLSpanElement;
   private readonly movesEl: HTMLOListElement;
@@ -126,10 +148,14 @@ export class GridView implements Board {
     }, undefined, this.root);
 
     const side = html("div", { class: "gw-side" }, undefined, this.root);
-    this.statusEl = html("div", { class: "gw-status", "data-role": "status", "aria-live": "polite" }, undefined, side);
+    const head = html("div", { class: "gw-head" }, undefined, side);
+    this.statusEl = html("div", { class: "gw-status", "data-role": "status", "aria-live": "polite" }, undefined, head);
     this.turnEl = html("span", { class: "gw-turn", "aria-hidden": "true" }, undefined, this.statusEl);
     this.statusText = html("span", { class: "gw-status-text" }, undefined, this.statusEl);
+    this.agentTag = html("span", { class: "gw-agent-tag gw-agent-now", "data-role": "agent-to-move", hidden: true }, undefined, head);
+    this.eventsEl = html("ul", { class: "gw-events", "data-role": "events", "aria-live": "polite", "aria-label": "what the last move caused" }, undefined, side);
     this.messageEl = html("div", { class: "gw-message", "data-role": "message", role: "status", "aria-live": "polite" }, undefined, side);
+    this.panel = html("div", { class: "gw-panel" }, undefined, side);
 
     const controls = html("div", { class: "gw-controls", role: "toolbar", "aria-label": "game controls" }, undefined, side);
     const button = (action: string, label: string, icon: string, title: string): HTMLButtonElement => {
@@ -143,9 +169,45 @@ export class GridView implements Board {
       redo: button("redo", "Redo", "\u21B7", "Redo the next move (R)"),
       new: button("new", "New game", "\u21BA", "Start a new game with the same options"),
       "toggle-forbidden": button("toggle-forbidden", "Forbidden", "\u2298", "Show the cells the player to move may not use"),
+      "toggle-legal": button("toggle-legal", "Legal moves", "\u2022", "Highlight the legal moves of the player to move"),
     };
-    this.buttons["toggle-forbidden"].classList.add("gw-toggle");
-    this.buttons["toggle-forbidden"].setAttribute("aria-pressed", "false");
+    for (const t of ["toggle-forbidden", "toggle-legal"] as const) {
+      this.buttons[t].classList.add("gw-toggle");
+      this.buttons[t].setAttribute("aria-pressed", "false");
+    }
+
+    // Agents: step, play / pause and the speed (the `playing` and `delay` traits).
+    this.agentsEl = html("div", { class: "gw-agents", role: "group", "aria-label": "agents", "data-role": "agents", hidden: true }, undefined, side);
+    const agentsHead = html("div", { class: "gw-agents-head" }, undefined, this.agentsEl);
+    const agentsTitle = html("span", { class: "gw-section-title" }, undefined, agentsHead);
+    agentsTitle.appendChild(robotIcon());
+    agentsTitle.appendChild(document.createTextNode("Agents"));
+    this.seatsEl = html("ul", { class: "gw-seats", "aria-label": "agent seats" }, undefined, this.agentsEl);
+    const agentRow = html("div", { class: "gw-agents-row" }, undefined, this.agentsEl);
+    const agentButton = (action: "step" | "play", label: string, title: string): HTMLButtonElement => {
+      const b = html("button", { type: "button", class: "gw-btn", "data-action": action, title, "data-lm-suppress-shortcuts": "true" }, undefined, agentRow);
+      html("span", { class: "gw-icon", "aria-hidden": "true" }, undefined, b).appendChild(mediaIcon(action));
+      html("span", { class: "gw-label" }, label, b);
+      return b;
+    };
+    this.stepBtn = agentButton("step", "Step", "The agent to move plays one move");
+    this.playBtn = agentButton("play", "Play", "Agents move by themselves");
+    this.playBtn.classList.add("gw-play");
+    const speedBox = html("label", { class: "gw-speed", title: "How long an agent waits before its move" }, undefined, this.agentsEl);
+    html("span", { class: "gw-speed-end" }, "fast", speedBox);
+    this.speed = html("input", {
+      type: "range",
+      class: "gw-range gw-speed-range",
+      min: 0,
+      max: MAX_DELAY,
+      step: 50,
+      value: DEFAULT_DELAY,
+      "data-action": "speed",
+      "aria-label": "agent delay in milliseconds",
+      "data-lm-suppress-shortcuts": "true",
+    }, undefined, speedBox);
+    html("span", { class: "gw-speed-end" }, "slow", speedBox);
+    this.speedText = html("span", { class: "gw-speed-ms", "aria-hidden": "true" }, "", speedBox);
 
     const hist = html("div", { class: "gw-history" }, undefined, side);
     const histHead = html("div", { class: "gw-history-head" }, undefined, hist);
@@ -163,8 +225,6 @@ export class GridView implements Board {
       "data-lm-suppress-shortcuts": "true",
     }, undefined, hist);
     this.movesEl = html("ol", { class: "gw-moves", "aria-label": "moves" }, undefined, hist);
-
-    this.panel = html("div", { class: "gw-panel" }, undefined, side);
 
     el.appendChild(this.root);
     this.listen();
@@ -212,13 +272,25 @@ export class GridView implements Board {
   private listen(): void {
     const onState = (): void => this.update();
     const onForbidden = (): void => this.update();
+    const onAgents = (): void => {
+      // a new speed restarts the clock of the pending move
+      this.cancelTimer();
+      if (this.current) this.updateAgents(this.current);
+      this.schedule();
+    };
     this.model.on("change:state", onState);
     this.model.on("change:show_forbidden", onForbidden);
     this.model.on("change:show_labels", onState);
+    this.model.on("change:show_legal", onForbidden);
+    this.model.on("change:playing", onAgents);
+    this.model.on("change:delay", onAgents);
     this.cleanups.push(() => {
       this.model.off("change:state", onState);
       this.model.off("change:show_forbidden", onForbidden);
       this.model.off("change:show_labels", onState);
+      this.model.off("change:show_legal", onForbidden);
+      this.model.off("change:playing", onAgents);
+      this.model.off("change:delay", onAgents);
     });
 
     this.on(this.boardEl, "click", (ev) => {
@@ -247,8 +319,9 @@ export class GridView implements Board {
 
     for (const [action, b] of Object.entries(this.buttons)) {
       this.on(b, "click", () => {
-        if (action === "toggle-forbidden") {
-          this.model.set("show_forbidden", !this.model.get("show_forbidden"));
+        if (action === "toggle-forbidden" || action === "toggle-legal") {
+          const trait = action === "toggle-forbidden" ? "show_forbidden" : "show_legal";
+          this.model.set(trait, !this.model.get(trait));
           this.model.save_changes();
           this.update();
         } else {
@@ -256,6 +329,34 @@ export class GridView implements Board {
         }
       });
     }
+
+    this.on(this.stepBtn, "click", () => {
+      const s = this.current;
+      if (s) this.send({ type: "agent-step", version: s.version });
+    });
+    this.on(this.playBtn, "click", () => {
+      const playing = this.model.get("playing") === true;
+      this.agentSentVersion = -1; // pressing play may retry the current state
+      this.model.set("playing", !playing);
+      this.model.save_changes();
+      onAgents();
+    });
+    const onSpeed = (): void => {
+      const v = clampDelay(Number(this.speed.value));
+      if (v === this.delay()) return;
+      this.model.set("delay", v);
+      this.model.save_changes();
+      onAgents();
+    };
+    this.on(this.speed, "pointerdown", () => { this.speedDragging = true; });
+    const endSpeedDrag = (): void => {
+      this.speedDragging = false;
+      if (this.current) this.updateAgents(this.current);
+    };
+    this.on(this.speed, "pointerup", endSpeedDrag);
+    this.on(this.speed, "pointercancel", endSpeedDrag);
+    this.on(this.speed, "input", onSpeed);
+    this.on(this.speed, "change", () => { onSpeed(); endSpeedDrag(); });
 
     this.on(this.range, "pointerdown", () => { this.dragging = true; });
     const endDrag = (): void => {
@@ -358,18 +459,113 @@ export class GridView implements Board {
     }
     this.updateBoard(s);
     this.updateSide(s);
+    this.updateAgents(s);
     this.layer.update?.(this, s);
     this.root.classList.toggle("gw-over", s.is_over);
     setAttr(this.root, "data-game", s.game);
     setAttr(this.root, "data-version", String(s.version));
+    this.schedule();
+  }
+
+  // ---- agents -------------------------------------------------------------------------
+
+  private delay(): number {
+    const d = Number(this.model.get("delay"));
+    return Number.isFinite(d) ? clampDelay(d) : DEFAULT_DELAY;
+  }
+
+  private cancelTimer(): void {
+    if (this.agentTimer !== null) clearTimeout(this.agentTimer);
+    this.agentTimer = null;
+    this.agentTimerVersion = -1;
+  }
+
+  /**
+   * While `playing` and an agent is to move, send `agent-step` once, `delay` ms
+   * after drawing that state. A new version, a pause or destroy cancels it; a
+   * state with the same version (a refused click) keeps the pending one.
+   */
+  private schedule(): void {
+    const s = this.current;
+    const want = !!s && this.model.get("playing") === true && s.agent_to_move && !s.is_over;
+    if (!s || !want) {
+      this.cancelTimer();
+      return;
+    }
+    if (this.agentTimer !== null && this.agentTimerVersion === s.version) return;
+    this.cancelTimer();
+    if (this.agentSentVersion === s.version) return;
+    const version = s.version;
+    this.agentTimerVersion = version;
+    this.agentTimer = setTimeout(() => {
+      this.agentTimer = null;
+      this.agentTimerVersion = -1;
+      const now = this.current;
+      if (!now || now.version !== version || this.model.get("playing") !== true) return;
+      this.agentSentVersion = version;
+      this.send({ type: "agent-step", version });
+    }, this.delay());
+  }
+
+  private updateAgents(s: GameState): void {
+    const anyAgent = s.seats.some((x) => !!x);
+    this.agentsEl.hidden = !anyAgent;
+    const cp = s.current_player;
+    const seat = cp !== null && cp >= 0 ? s.seats[cp] ?? "" : "";
+    const agentNow = s.agent_to_move && !s.is_over && !!seat;
+    const playing = this.model.get("playing") === true;
+
+    this.agentTag.hidden = !agentNow;
+    if (agentNow) {
+      const key = `${cp}|${seat}`;
+      if (this.agentTag.getAttribute("data-key") !== key) {
+        this.agentTag.replaceChildren(robotIcon(), document.createTextNode(shortAgent(seat)));
+        setAttr(this.agentTag, "data-key", key);
+      }
+      setAttr(this.agentTag, "title", `${s.players[cp!] ?? `player ${cp}`} is played by the agent ${seat}`);
+      setAttr(this.agentTag, "class", `gw-agent-tag gw-agent-now ${playerClass(cp!)}${playing ? " is-playing" : ""}`);
+    }
+    this.root.classList.toggle("gw-agent-moving", agentNow && playing);
+    if (!anyAgent) return;
+
+    this.stepBtn.disabled = !agentNow;
+    setAttr(this.playBtn, "data-action", playing ? "pause" : "play");
+    setAttr(this.playBtn, "title", playing ? "Stop the agents (they wait for Step or Play)" : "Agents move by themselves");
+    if (this.playBtn.getAttribute("data-icon") !== (playing ? "pause" : "play")) {
+      setAttr(this.playBtn, "data-icon", playing ? "pause" : "play");
+      this.playBtn.firstElementChild!.replaceChildren(mediaIcon(playing ? "pause" : "play"));
+    }
+    setText(this.playBtn.lastElementChild!, playing ? "Pause" : "Play");
+    this.playBtn.classList.toggle("is-playing", playing);
+
+    const d = this.delay();
+    if (!this.speedDragging && this.speed.value !== String(d)) this.speed.value = String(d);
+    setAttr(this.speed, "aria-valuetext", `${d} ms`);
+    setText(this.speedText, `${d} ms`);
+
+    this.seatsEl.hidden = this.layer.showsSeats === true;
+    const seatsKey = JSON.stringify([s.seats, s.players]);
+    if (seatsKey !== this.seatsKey && !this.seatsEl.hidden) {
+      this.seatsKey = seatsKey;
+      this.seatsEl.replaceChildren();
+      s.seats.forEach((name, p) => {
+        if (!name) return;
+        const li = html("li", { class: `gw-seat ${playerClass(p)}`, "data-player": p }, undefined, this.seatsEl);
+        html("span", { class: "gw-swatch", "aria-hidden": "true" }, undefined, li);
+        html("span", { class: "gw-seat-player" }, s.players[p] ?? `player ${p}`, li);
+        const tag = html("span", { class: "gw-agent-tag", title: name }, undefined, li);
+        tag.append(robotIcon(), document.createTextNode(name));
+      });
+    }
   }
 
   private buildBoard(s: GameState, showLabels: boolean): void {
     const { rows, cols } = s;
     const n = Math.max(rows, cols);
-    const rough = Math.floor((MAX_BOARD_PX - 2 * PAD - 20) / n);
+    const maxPx = this.layer.boardPx ?? MAX_BOARD_PX;
+    const rough = Math.floor((maxPx - 2 * PAD - 20) / n);
     const margin = showLabels ? (rough >= 30 ? 22 : 18) : 0;
-    const cell = Math.max(MIN_CELL, Math.min(MAX_CELL, Math.floor((MAX_BOARD_PX - 2 * PAD - margin) / n)));
+    const cell = Math.max(MIN_CELL, Math.min(MAX_CELL, Math.floor((maxPx - 2 * PAD - margin) / n)));
     this.rows = rows;
     this.cols = cols;
     this.cell = cell;
@@ -434,6 +630,7 @@ export class GridView implements Board {
         const tile = { x: this.x(c) + gap, y: this.y(r) + gap, width: cell - 2 * gap, height: cell - 2 * gap, rx: tileR };
         svg("rect", { class: "gw-bg", ...tile }, g);
         svg("rect", { class: "gw-forb", ...tile, fill: `url(#${this.uid}-hatch)` }, g);
+        svg("circle", { class: "gw-dot", cx: this.x(c) + cell / 2, cy: this.y(r) + cell / 2, r: Math.max(2, Math.min(5, Math.round(cell * 0.12 * 2) / 2)) }, g);
         this.titleEls.push(svg("title", {}, g));
         this.cellEls.push(g);
         this.byNotation.set(name.toUpperCase(), i);
@@ -493,6 +690,16 @@ export class GridView implements Board {
     const forbidden = new Set(s.forbidden.map((m) => m.toUpperCase()));
     const showForbidden = this.model.get("show_forbidden") === true;
     this.boardEl.classList.toggle("gw-show-forbidden", showForbidden);
+    this.boardEl.classList.toggle("gw-show-legal", this.model.get("show_legal") === true);
+    // the legal highlight takes the mover's colour
+    const mover = s.current_player !== null && !s.is_over ? playerClass(s.current_player) : "";
+    if (mover !== this.moverClass) {
+      if (this.moverClass) this.boardEl.classList.remove(this.moverClass);
+      if (mover) this.boardEl.classList.add(mover);
+      this.moverClass = mover;
+    }
+    let empties = 0;
+    let legalEmpties = 0;
     const last = this.lastCells(s);
     const lastSet = new Set(last);
     const rule = s.forbidden_rule ? ` (${s.forbidden_rule})` : "";
@@ -514,6 +721,10 @@ export class GridView implements Board {
       const name = cellEl.getAttribute("data-cell") ?? "";
       const isLegal = legal.has(name);
       const isForbidden = forbidden.has(name);
+      if (empty) {
+        empties += 1;
+        if (isLegal) legalEmpties += 1;
+      }
       const flags = (isLegal ? F_LEGAL : 0) | (isForbidden ? F_FORBIDDEN : 0) | (empty ? F_EMPTY : 0) | (lastSet.has(i) ? F_LAST : 0);
       if (flags !== this.flags[i]) {
         cellEl.classList.toggle("is-legal", isLegal);
@@ -548,6 +759,9 @@ export class GridView implements Board {
     });
     while (pool.length > last.length) pool[pool.length - 1]!.remove();
 
+    // Every open cell legal (an opening, a free placement): a light tint, no dots.
+    this.boardEl.classList.toggle("gw-legal-open", empties > 1 && legalEmpties === empties);
+
     if (this.focusIdx >= n) this.setFocus(0);
   }
 
@@ -556,6 +770,19 @@ export class GridView implements Board {
     this.statusEl.classList.toggle("is-over", s.is_over);
     const cp = s.current_player;
     setAttr(this.turnEl, "class", `gw-turn ${cp === null || s.is_over ? "is-hidden" : playerClass(cp)}`);
+
+    // What the last move caused (extra.events). An event the status line
+    // already says stays in the list but is not shown twice.
+    const said = plain(s.status);
+    const events = Array.isArray(s.extra.events)
+      ? (s.extra.events as unknown[]).filter((e): e is string => typeof e === "string" && !!e)
+      : [];
+    const eventsKey = `${said}\n${events.join("\n")}`;
+    if (eventsKey !== this.eventsKey) {
+      this.eventsKey = eventsKey;
+      this.eventsEl.replaceChildren(...events.map((e) => html("li", plain(e) === said ? { class: "is-said" } : {}, e)));
+      this.eventsEl.classList.toggle("is-all-said", events.every((e) => plain(e) === said));
+    }
 
     setText(this.messageEl, s.message);
     setAttr(this.messageEl, "data-kind", s.message_kind || null);
@@ -570,6 +797,7 @@ export class GridView implements Board {
     const toggle = this.buttons["toggle-forbidden"];
     toggle.hidden = !s.forbidden_rule && s.forbidden.length === 0;
     setText(toggle.lastElementChild!, s.forbidden_rule ? `Forbidden (${s.forbidden_rule})` : "Forbidden");
+    setAttr(this.buttons["toggle-legal"], "aria-pressed", String(this.model.get("show_legal") === true));
 
     this.updateHistory(s);
   }
@@ -616,6 +844,7 @@ export class GridView implements Board {
   }
 
   destroy(): void {
+    this.cancelTimer();
     for (const f of this.cleanups.splice(0)) f();
     this.root.remove();
   }
@@ -623,4 +852,14 @@ export class GridView implements Board {
 
 function defaultDescribe(s: GameState, i: number): string {
   return s.cells[i] ?? "";
+}
+
+/** Text compared without case, spaces and a final full stop. */
+function plain(text: string): string {
+  return text.trim().replace(/[.\s]+$/, "").replace(/\s+/g, " ").toLowerCase();
+}
+
+function clampDelay(ms: number): number {
+  if (!Number.isFinite(ms)) return DEFAULT_DELAY;
+  return Math.max(0, Math.min(MAX_DELAY, Math.round(ms)));
 }

@@ -4,6 +4,7 @@ import type { Render } from "@anywidget/types";
 import { GridView } from "./grid";
 import type { WidgetTraits } from "./types";
 import "./games/gridlock";
+import "./games/gridmaster4";
 import "./widget.css";
 
 export { registerGame, layerFor, playerClass } from "./games/layer";

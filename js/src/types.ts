@@ -35,6 +35,10 @@ export interface GameState {
   message_kind: "" | "info" | "error" | string;
   /** Per-game additions. */
   extra: Record<string, unknown>;
+  /** Per player: "" for a person, else the name of the agent on that seat. */
+  seats: string[];
+  /** The player to act is an agent seat and the game is not over. */
+  agent_to_move: boolean;
 }
 
 /** The synced traits of every gridwidgets widget. */
@@ -42,6 +46,12 @@ export interface WidgetTraits {
   state: GameState;
   show_forbidden: boolean;
   show_labels: boolean;
+  /** Highlight the legal moves of the player to act. */
+  show_legal: boolean;
+  /** Agent seats move by themselves (the page keeps the clock). */
+  playing: boolean;
+  /** Milliseconds an agent waits before its move (0..2000). */
+  delay: number;
 }
 
 /** Intents sent to Python with `model.send`. */
@@ -50,4 +60,5 @@ export type Intent =
   | { type: "undo" }
   | { type: "redo" }
   | { type: "new" }
-  | { type: "seek"; index: number };
+  | { type: "seek"; index: number }
+  | { type: "agent-step"; version: number };

@@ -21,7 +21,7 @@ ROOT = HERE.parents[1]
 STATIC = ROOT / "gridwidgets" / "static"
 CHROMIUM = pathlib.Path("/usr/bin/chromium")
 #: the traits the front end reads (docs/frontend.md)
-TRAITS = ("state", "show_forbidden", "show_labels")
+TRAITS = ("state", "show_forbidden", "show_labels", "show_legal", "playing", "delay")
 
 
 class _Handler(http.server.BaseHTTPRequestHandler):
@@ -88,7 +88,8 @@ class Bridge:
         page.expose_function("py_save", self._save)
 
     def _current(self) -> dict[str, Any]:
-        return _json(self.widget.get_state(list(TRAITS)))
+        keys = [t for t in TRAITS if t in self.widget.keys]
+        return _json(self.widget.get_state(keys))
 
     def _diff(self) -> dict[str, Any]:
         now = self._current()
@@ -100,7 +101,8 @@ class Bridge:
         return self._diff()
 
     def _send(self, content: Any) -> dict[str, Any]:
-        # the path a custom message takes in ipywidgets: on_msg callbacks
+        # the path a custom message takes in ipywidgets: on_msg callbacks,
+        # which call the widget's handle_intent (play, agent-step, ...)
         self.sent.append(content)
         self.widget._handle_custom_msg(content, [])
         return self._diff()
@@ -116,6 +118,41 @@ class Bridge:
         changed = self._diff()
         if changed:
             self.page.evaluate("u => window.gw.apply(u)", changed)
+
+
+class StubWidget:
+    """Stands in for a Python widget with hand-made traits (a state drawn as
+    it is, no rules): ``on_intent(stub, content)`` may answer an intent by
+    changing ``stub.traits``. Used to test drawing and the agents' clock
+    exactly; the other tests use the real widgets."""
+
+    def __init__(self, state: dict[str, Any], on_intent: Any = None, **traits: Any) -> None:
+        self.traits: dict[str, Any] = {
+            "state": state,
+            "show_forbidden": True,
+            "show_labels": True,
+            "show_legal": False,
+            "playing": False,
+            "delay": 400,
+            **traits,
+        }
+        self.keys = list(self.traits)
+        self.on_intent = on_intent
+        self.intents: list[Any] = []
+
+    def get_state(self, keys: list[str]) -> dict[str, Any]:
+        return {k: copy.deepcopy(self.traits[k]) for k in keys}
+
+    def set_state(self, changes: dict[str, Any]) -> None:
+        self.traits.update(copy.deepcopy(changes))
+
+    def _handle_custom_msg(self, content: Any, buffers: Any) -> None:
+        self.intents.append(content)
+        if self.on_intent is not None:
+            self.on_intent(self, content)
+
+    def close(self) -> None:
+        pass
 
 
 def open_widget(page: Any, server: Server, widget: Any, theme: str | None = None) -> Bridge:

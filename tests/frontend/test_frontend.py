@@ -29,29 +29,7 @@ expect = sync_api.expect
 
 import gridwidgets as gw  # noqa: E402
 
-
-@pytest.fixture(scope="module")
-def server():
-    s = fh.Server()
-    yield s
-    s.stop()
-
-
-@pytest.fixture(scope="module")
-def chromium(shared_browser):
-    return shared_browser.browser
-
-
-@pytest.fixture
-def page(chromium):
-    context = chromium.new_context(viewport={"width": 900, "height": 640})
-    pg = context.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda exc: errors.append(str(exc)))
-    pg.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    yield pg
-    context.close()
-    assert not errors, f"errors in the page: {errors}"
+# server, chromium, page: tests/frontend/conftest.py
 
 
 @pytest.fixture

@@ -41,6 +41,13 @@ export interface Board {
 export interface GameLayer {
   /** A name for the board, for screen readers ("Gridlock board"). */
   title?(s: GameState): string;
+  /** The largest board side in CSS px for this game (default 480); cells are at most 60 px. */
+  boardPx?: number;
+  /**
+   * The layer shows which seats are agents itself (e.g. in its player panel),
+   * so the shared agents group leaves out its list of agent seats.
+   */
+  showsSeats?: boolean;
   /**
    * A key that changes whenever the piece of cell `i` must be redrawn.
    * Default: the piece text and the owner.
