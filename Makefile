@@ -50,12 +50,14 @@ test: setup chromium lint
 # re-run the tutorials in place (their stored outputs are what nbval checks)
 notebooks: setup
 	$(BIN)/jupyter nbconvert --to notebook --execute --inplace \
-	  --ExecutePreprocessor.store_widget_state=False \
+	  --ExecutePreprocessor.store_widget_state=False --ExecutePreprocessor.record_timing=False \
 	  --NotebookExporter.preprocessors='["nbconvert.preprocessors.CoalesceStreamsPreprocessor"]' \
 	  notebooks/*.ipynb
 
 bench: setup chromium
 	$(BIN)/python benchmarks/click_latency.py
+	$(BIN)/python benchmarks/click_latency.py --game gridmaster4
+	$(BIN)/python benchmarks/gridmaster_speed.py
 
 clean:
 	rm -rf $(VENV) node_modules gridwidgets/static

@@ -309,7 +309,11 @@ def test_gm10_static_display_numbers_colours_and_muted_inactive_tiles():
     svg = g._repr_svg_()
     assert sorted(re.findall(r'font-weight="bold"[^>]*>(\d+)</text>', svg)) == ["1", "1", "2"]
     assert "#f97316" in svg and "#d946ef" in svg  # orange and magenta, active
+    assert svg.count("<circle") == 0
+    marked = g.to_svg(show_legal=True)
+    assert marked.count("<circle") == len(g.legal_moves()) == 2  # E3, G4
     text = str(g)
+    assert text.splitlines()[0].split() == list("ABCDEFGH")
     assert "o1" in text and "O2" in text and "M1" in text  # lower case: inactive
     assert g.text_rows()[0] == "o..O..M."
 

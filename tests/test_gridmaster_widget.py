@@ -111,6 +111,18 @@ def test_seeded_agents_reproduce_a_game():
     assert first == game() and len(first) > 10
 
 
+def test_a_seeded_agent_plays_the_same_move_again_after_an_undo():
+    g = gw.GridMaster4(size=8, players=2)
+    w = g.widget(agents={1: RandomAgent(seed=4)})
+    click(w, "A1")
+    first = w.step()
+    g.undo()
+    assert w.step() == first
+    other = gw.GridMaster4(size=8, players=2)
+    other.play("A1")
+    assert RandomAgent(seed=4).choose(other) == first
+
+
 def test_a_click_on_an_agents_turn_is_refused():
     g = gw.GridMaster4(size=8, players=2)
     w = g.widget(agents={1: RandomAgent(seed=1)})
@@ -150,6 +162,12 @@ def test_new_game_resets_the_agents():
 def test_bad_agent_seats_are_refused(agents, error):
     with pytest.raises(error):
         gw.GridMaster4().widget(agents=agents)
+
+
+def test_agents_play_at_once_against_a_person_but_wait_for_play_when_alone():
+    assert gw.GridMaster4().widget(agents={1: RandomAgent()}).playing is True
+    assert gw.GridMaster4(players=2).widget(agents={0: RandomAgent(), 1: RandomAgent()}).playing is False
+    assert gw.GridMaster4(players=1).widget(agents={0: RandomAgent()}, playing=True).playing is True
 
 
 def test_play_and_speed_are_traits_the_page_sets():

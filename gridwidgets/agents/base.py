@@ -41,8 +41,10 @@ class RandomAgent(Agent):
     """Plays a uniformly random legal move.
 
     Args:
-        seed: seeds Python's ``random.Random``; the same seed and the same
-            positions give the same moves.
+        seed: with a seed, the move is a function of the seed and the
+            moves played so far: the same seed in the same position always
+            gives the same move, also after an undo. Without one, moves come
+            from one unseeded ``random.Random`` stream.
     """
 
     def __init__(self, seed: int | None = None) -> None:
@@ -57,7 +59,11 @@ class RandomAgent(Agent):
         moves = game.legal_moves()
         if not moves:
             raise ValueError("the game is over: there is no move to choose")
-        return moves[self._rng.randrange(len(moves))]
+        rng = self._rng
+        if self.seed is not None:
+            position = " ".join(str(m) for m in game.history)
+            rng = random.Random(f"{self.seed}|{game.game_id}|{position}")
+        return moves[rng.randrange(len(moves))]
 
     def reset(self) -> None:
         self._rng = random.Random(self.seed)

@@ -16,25 +16,24 @@ __all__ = ["PLAYER_COLOURS", "svg_board", "text_board"]
 PLAYER_COLOURS = ("#2563eb", "#dc4a1a", "#65a30d", "#0891b2")
 
 
-def text_board(rows: int, cols: int, cell_text: Callable[[Cell], str], width: int = 3) -> str:
+def text_board(rows: int, cols: int, cell_text: Callable[[Cell], str]) -> str:
     """The books' text grid (Gridlock seed): 1-based column numbers on top,
     row numbers on the left, ``+---+`` rules between rows.
 
     Args:
         rows, cols: board size.
-        cell_text: the text of a cell (``""`` when empty); up to ``width`` characters.
-        width: characters inside a cell (3 in the books).
+        cell_text: the text of a cell (``""`` when empty); up to 3 characters.
 
     Returns:
         The board, one line per text row, no trailing newline.
     """
     lw = len(str(rows))
     pad = " " * (lw + 1)
-    header = pad + "".join(f" {c + 1:^{width}}" for c in range(cols))
-    rule = pad + ("+" + "-" * width) * cols + "+"
+    header = pad + "".join(f" {c + 1:^3}" for c in range(cols))
+    rule = pad + "+---" * cols + "+"
     lines = [header.rstrip(), rule]
     for r in range(rows):
-        body = "".join(f"|{cell_text((r, c))[:width]:^{width}}" for c in range(cols))
+        body = "".join(f"|{cell_text((r, c))[:3]:^3}" for c in range(cols))
         lines.append(f"{r + 1:>{lw}} {body}|")
         lines.append(rule)
     return "\n".join(lines)
@@ -130,6 +129,7 @@ def svg_tiles(
     colours: tuple[str, ...],
     *,
     last: Cell | None = None,
+    marks: Iterable[Cell] = (),
     size_px: int = 400,
     title: str = "",
 ) -> str:
@@ -140,6 +140,7 @@ def svg_tiles(
         tiles: ``{(row, col): (number, player, active)}``.
         colours: ``#rrggbb`` per player; inactive tiles are drawn muted.
         last: the cell of the last move, outlined.
+        marks: cells to mark with a dot (e.g. the legal moves).
         size_px: width in CSS pixels.
         title: an accessible title.
     """
@@ -172,6 +173,11 @@ def svg_tiles(
         out.append(
             f'<path d="M{p:.1f},{margin}V{margin + cell * size:.1f}M{margin},{p:.1f}H{margin + cell * size:.1f}" '
             f'stroke="#d4d4d8" stroke-width="0.6"/>'
+        )
+    for r, c in marks:
+        out.append(
+            f'<circle cx="{margin + (c + 0.5) * cell:.1f}" cy="{margin + (r + 0.5) * cell:.1f}" '
+            f'r="{max(1.5, cell * 0.14):.1f}" fill="#52525b"/>'
         )
     font = cell * (0.42 if cell > 14 else 0.36)
     for (r, c), (number, player, active) in sorted(tiles.items()):

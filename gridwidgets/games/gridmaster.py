@@ -11,7 +11,7 @@ random games run per second (``benchmarks/gridmaster_speed.py``).
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -19,7 +19,7 @@ import numpy as np
 
 from ..core.errors import IllegalMoveError
 from ..core.game import CellMove, Game
-from ..core.notation import cell_name, parse_cell
+from ..core.notation import cell_name, col_label, parse_cell
 
 __all__ = ["JUMPS", "GridMaster4", "jump_cells"]
 
@@ -436,19 +436,40 @@ class GridMaster4(Game):
             out.append("".join(row))
         return out
 
+    def board_text(self, mark_legal: bool = False) -> str:
+        """The board as text, compact enough for 20x20 in 83 columns (GM-10, C-2).
+
+        Columns are lettered and rows numbered from the top, as in ``K10``. A
+        tile is its player's initial and number (``O12``: orange tile 12),
+        upper case while active, lower case once inactive (GM-5); ``.`` is an
+        open cell, and ``+`` a legal cell of a normal move (GM-4) when
+        ``mark_legal`` is on (in an opening or a free placement every open
+        cell is legal, so nothing is marked).
+        """
+        size = self.size
+        width = max(3, len(str(max(self._tile))) + 1)
+        legal: set[int] = set()
+        if mark_legal and self.turn_kind() == NORMAL:
+            legal = set(self._legal_indices())
+        lw = len(str(size))
+        lines = [" " * lw + "".join(f" {col_label(c):>{width}}" for c in range(size))]
+        for r in range(size):
+            row = []
+            for c in range(size):
+                i = r * size + c
+                q = self._owner[i]
+                if q < 0:
+                    text = "+" if i in legal else "."
+                else:
+                    letter = self.players[q][0]
+                    letter = letter.upper() if i in self._active[q] else letter.lower()
+                    text = f"{letter}{self._tile[i]}"
+                row.append(f" {text:>{width}}")
+            lines.append(f"{r + 1:>{lw}}" + "".join(row))
+        return "\n".join(lines)
+
     def __str__(self) -> str:
-        from ..core.draw import text_board
-
-        def text(cell: tuple[int, int]) -> str:
-            i = cell[0] * self.size + cell[1]
-            q = self._owner[i]
-            if q < 0:
-                return ""
-            mark = self.players[q][0].upper() if i in self._active[q] else self.players[q][0]
-            return f"{mark}{self._tile[i]}"
-
-        board = text_board(self.size, self.size, text, width=4)
-        return board + "\n" + self.status()
+        return self.board_text() + "\n" + self.status()
 
     def status(self) -> str:
         """Whose turn and what kind, or the result (GM-8)."""
@@ -471,9 +492,22 @@ class GridMaster4(Game):
             return f"{name} to move: free placement, any open cell (GM-7){more}."
         return f"{name} to move: tile {self._score[self._to_move] + 1} on a jump cell (GM-4)."
 
-    def to_svg(self, size: int = 400, show_forbidden: bool = False) -> str:
+    def to_svg(
+        self,
+        size: int = 400,
+        show_forbidden: bool = False,
+        show_legal: bool = False,
+        marks: Iterable[tuple[int, int]] = (),
+    ) -> str:
         """A static SVG of the position: tiles in their player's colour with
-        their number, inactive tiles muted, the last move outlined (GM-10)."""
+        their number, inactive tiles muted, the last move outlined (GM-10).
+
+        Args:
+            size: width in CSS pixels.
+            show_forbidden: unused (GridMaster4 has no forbidden cells).
+            show_legal: mark the legal moves of the player to act with dots.
+            marks: more cells to mark with dots (e.g. jump cells, GM-3).
+        """
         from ..core.draw import svg_tiles
 
         last = self._history[-1].cell if self._history else None
@@ -482,7 +516,10 @@ class GridMaster4(Game):
             for i, q in enumerate(self._owner)
             if q >= 0
         }
-        return svg_tiles(self.size, tiles, COLOURS, last=last, size_px=size, title=f"GridMaster4: {self.status()}")
+        dots = list(marks) + ([m.cell for m in self.legal_moves()] if show_legal else [])
+        return svg_tiles(
+            self.size, tiles, COLOURS, last=last, marks=dots, size_px=size, title=f"GridMaster4: {self.status()}"
+        )
 
     # ------------------------------------------------------------------
     # Simulation and the solitaire puzzle

@@ -39,7 +39,9 @@ class GameWidget(anywidget.AnyWidget):
         agents: ``{player: agent}``: those seats are played by agents
             (``gridwidgets.agents``), which move by themselves while
             ``playing`` is on, ``delay`` milliseconds after each move.
-        playing: agents move by themselves (the play / pause buttons).
+        playing: agents move by themselves (the play / pause buttons). By
+            default on when a person plays against agents, off when every
+            seat is an agent (press Play to watch).
         delay: milliseconds an agent waits before moving (the speed setting).
 
     Raises:
@@ -67,6 +69,7 @@ class GameWidget(anywidget.AnyWidget):
         self._game = game
         self._message = ("", "")
         self._agents = self._check_agents(game, agents or {})
+        kwargs.setdefault("playing", len(self._agents) < len(game.players))
         super().__init__(**kwargs)
         self._sync()
         self._observation = game.observe(self._on_game_change)

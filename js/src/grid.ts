@@ -110,7 +110,8 @@ export class GridView implements Board {
   private eventsKey = "";
   private readonly messageEl: HTMLDivElement;
   private readonly buttons: Record<"undo" | "redo" | "new" | "toggle-forbidden" | "toggle-legal", HTMLButtonElement>;
-  private moverClass = "";
+  /** The mover's colour class on each legal cell ("" elsewhere). */
+  private cellMover: string[] = [];
 
   // Agents (shown when a seat holds an agent)
   private readonly agentsEl: HTMLDivElement;
@@ -642,11 +643,13 @@ export class GridView implements Board {
     this.pieceEls = [];
     this.pieceKeys = [];
     this.flags = [];
+    this.cellMover = [];
     for (let r = 0; r < rows; r++) {
       for (let c = 0; c < cols; c++) {
         this.pieceEls.push(svg("g", { transform: `translate(${this.x(c) + cell / 2} ${this.y(r) + cell / 2})` }, this.piecesG));
         this.pieceKeys.push("");
         this.flags.push(-1);
+        this.cellMover.push("");
       }
     }
     this.lastG = svg("g", { class: "gw-last", "aria-hidden": "true" }, root);
@@ -691,13 +694,10 @@ export class GridView implements Board {
     const showForbidden = this.model.get("show_forbidden") === true;
     this.boardEl.classList.toggle("gw-show-forbidden", showForbidden);
     this.boardEl.classList.toggle("gw-show-legal", this.model.get("show_legal") === true);
-    // the legal highlight takes the mover's colour
+    // The legal highlight takes the mover's colour. The colour class goes on
+    // the legal cells only: on the board root it would restyle every cell of
+    // a 20x20 board on every move.
     const mover = s.current_player !== null && !s.is_over ? playerClass(s.current_player) : "";
-    if (mover !== this.moverClass) {
-      if (this.moverClass) this.boardEl.classList.remove(this.moverClass);
-      if (mover) this.boardEl.classList.add(mover);
-      this.moverClass = mover;
-    }
     let empties = 0;
     let legalEmpties = 0;
     const last = this.lastCells(s);
@@ -732,6 +732,12 @@ export class GridView implements Board {
         cellEl.classList.toggle("is-empty", empty);
         cellEl.classList.toggle("is-last", lastSet.has(i));
         this.flags[i] = flags;
+      }
+      const moverCls = isLegal ? mover : "";
+      if (moverCls !== this.cellMover[i]) {
+        if (this.cellMover[i]) cellEl.classList.remove(this.cellMover[i]!);
+        if (moverCls) cellEl.classList.add(moverCls);
+        this.cellMover[i] = moverCls;
       }
 
       // "B2, X" / "B2, empty" / "B2, empty, forbidden (GL-3)"; the last move is
@@ -832,14 +838,17 @@ export class GridView implements Board {
       this.shownIndex = idx;
       const cur = items[idx];
       const list = this.movesEl;
-      if (cur && list.clientHeight > 0) {
-        // Scroll the list only (scrollIntoView would scroll the notebook too).
+      // Scroll the list only (scrollIntoView would scroll the notebook too),
+      // in the next frame: reading the layout here would force a style and
+      // layout pass in the middle of the update.
+      requestAnimationFrame(() => {
+        if (!cur || !cur.isConnected || list.clientHeight <= 0) return;
         const top = cur.offsetTop; // the list is position: relative
         if (top < list.scrollTop) list.scrollTop = top;
         else if (top + cur.offsetHeight > list.scrollTop + list.clientHeight) {
           list.scrollTop = top + cur.offsetHeight - list.clientHeight;
         }
-      }
+      });
     }
   }
 
