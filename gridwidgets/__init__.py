@@ -7,11 +7,13 @@ an interactive anywidget board (``g.widget()``).
 
 from . import agents
 from .core import CellMove, Game, IllegalMoveError
-from .games import Gridlock, GridMaster4
+from .games import BlockFour, Gridlock, GridMaster4
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "BlockFour",
+    "BlockFourWidget",
     "CellMove",
     "Game",
     "GridMaster4",
@@ -23,7 +25,7 @@ __all__ = [
     "agents",
 ]
 
-_WIDGETS = ("GridlockWidget", "GridMaster4Widget", "GameWidget")
+_WIDGETS = ("BlockFourWidget", "GridlockWidget", "GridMaster4Widget", "GameWidget")
 
 
 def __getattr__(name: str) -> object:

@@ -15,18 +15,13 @@ def _seeds(n_games: int, seed: int | None) -> list[int]:
     return [int(c.generate_state(1)[0]) for c in children]
 
 
-def _play_chunk(cls: type, options: dict[str, Any], seeds: list[int]) -> list[tuple[Any, ...]]:
+def _play_chunk(cls: type, options: dict[str, Any], seeds: list[int]) -> list[dict[str, Any]]:
     out = []
     for s in seeds:
         g = cls(**options)
         g._rollout(random.Random(s))
-        out.append(_result(g))
+        out.append(g._sim_row())
     return out
-
-
-def _result(g: Any) -> tuple[Any, ...]:
-    won_by_last = len(g.winners) == 1 and max(g.scores) == getattr(g, "tiles_per_player", -1)
-    return (sum(g.scores), g.winners, tuple(g.scores), tuple(getattr(g, "blocked", ())), won_by_last)
 
 
 def simulate(
@@ -56,7 +51,7 @@ def simulate(
         from tqdm.auto import tqdm
 
         bar = tqdm(total=n_games, desc=f"{cls.__name__} games", unit="game")
-    rows: list[tuple[Any, ...]] = []
+    rows: list[dict[str, Any]] = []
     if workers == 1 or len(chunks) <= 1:
         for part in chunks:
             rows.extend(_play_chunk(cls, options, part))
@@ -72,17 +67,7 @@ def simulate(
                 bar.update(len(part))
     if bar is not None:
         bar.close()
-    names = cls(**options).players
-    result: dict[str, list[Any]] = {
-        "game": list(range(n_games)),
-        "length": [r[0] for r in rows],
-        "winners": [r[1] for r in rows],
-        "winner": [r[1][0] if len(r[1]) == 1 else -1 for r in rows],
-        "shared": [len(r[1]) > 1 for r in rows],
-        "last_tile": [r[4] for r in rows],
-    }
-    for k, name in enumerate(names):
-        result[f"score_{name}"] = [r[2][k] for r in rows]
-    for k, name in enumerate(names):
-        result[f"blocked_{name}"] = [bool(r[3][k]) if r[3] else False for r in rows]
+    result: dict[str, list[Any]] = {"game": list(range(n_games))}
+    for key in rows[0] if rows else cls(**options)._sim_row():
+        result[key] = [row[key] for row in rows]
     return result

@@ -4,7 +4,7 @@ static SVG board (no JavaScript), in the spirit of ``chess.svg``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from html import escape
 
 from .notation import Cell, cell_name, col_label
@@ -49,6 +49,9 @@ def svg_board(
     size: int = 320,
     title: str = "",
     colours: tuple[str, ...] = PLAYER_COLOURS,
+    outlined: Iterable[Cell] = (),
+    fields: int = 0,
+    field_owners: Sequence[int] = (),
 ) -> str:
     """A static SVG board with spreadsheet labels (RULES C-2).
 
@@ -60,6 +63,11 @@ def svg_board(
         size: width in CSS pixels; the height follows the board's shape.
         title: an accessible title.
         colours: fill colour per player id.
+        outlined: more cells to outline like the last move (a placed shape).
+        fields: if > 0, the board is split into ``fields x fields`` blocks
+            drawn with thicker lines (Block Four's fields, BF-1).
+        field_owners: per block, row by row, the player whose colour tints
+            it, or -1 (BF-9).
 
     Returns:
         The SVG document as a string.
@@ -88,10 +96,22 @@ def svg_board(
     for r in range(rows):
         for c in range(cols):
             x, y = margin + c * cell, margin + r * cell
+            fill = "#f4f4f5"
+            if fields and field_owners:
+                owner = field_owners[(r // fields) * (cols // fields) + c // fields]
+                if owner >= 0:
+                    fill = _mix(colours[owner % len(colours)], 0.85, "#f4f4f5")
             out.append(
                 f'<rect x="{x:.1f}" y="{y:.1f}" width="{cell:.1f}" height="{cell:.1f}" '
-                f'fill="#f4f4f5" stroke="#a1a1aa" stroke-width="1"><title>{cell_name((r, c))}</title></rect>'
+                f'fill="{fill}" stroke="#a1a1aa" stroke-width="1"><title>{cell_name((r, c))}</title></rect>'
             )
+    if fields:
+        for k in range(0, rows + 1, fields):
+            y = margin + k * cell
+            out.append(f'<path d="M{margin},{y:.1f}H{margin + cols * cell:.1f}" stroke="#52525b" stroke-width="2.5"/>')
+        for k in range(0, cols + 1, fields):
+            x = margin + k * cell
+            out.append(f'<path d="M{x:.1f},{margin}V{margin + rows * cell:.1f}" stroke="#52525b" stroke-width="2.5"/>')
     for r, c in marked:
         cx, cy, d = margin + (c + 0.5) * cell, margin + (r + 0.5) * cell, cell * 0.12
         out.append(
@@ -106,8 +126,7 @@ def svg_board(
             f'<text x="{cx:.1f}" y="{cy:.1f}" font-size="{font:.1f}" font-weight="bold" '
             f'text-anchor="middle" dominant-baseline="central" fill="{colour}">{escape(text)}</text>'
         )
-    if last is not None:
-        r, c = last
+    for r, c in [*([last] if last is not None else []), *outlined]:
         out.append(
             f'<rect x="{margin + c * cell + 1.5:.1f}" y="{margin + r * cell + 1.5:.1f}" '
             f'width="{cell - 3:.1f}" height="{cell - 3:.1f}" fill="none" stroke="#eab308" stroke-width="3"/>'

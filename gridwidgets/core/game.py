@@ -98,7 +98,8 @@ class Game(ABC):
     def __init__(self) -> None:
         self._history: list[Any] = []
         self._future: list[Any] = []
-        self._undo_records: list[Any] = []
+        self._undo_records: list[tuple[Any, int]] = []
+        self._auto: list[Any] = []
         self._observers: dict[int, Observation] = {}
         self._quiet = 0
         self._dirty = False
@@ -293,8 +294,14 @@ class Game(ABC):
         self._restore(record)
 
     def _push(self, move: Any) -> None:
-        self._undo_records.append(self._do(move))
+        self._auto = []
+        record = self._do(move)
+        # moves the rules made by themselves right after this one (a skipped
+        # placement, BF-7) go into the history too, and are undone with it
+        auto, self._auto = self._auto, []
+        self._undo_records.append((record, len(auto)))
         self._history.append(move)
+        self._history.extend(auto)
 
     def undo(self) -> Any:
         """Take back the last move and return it.
@@ -302,9 +309,11 @@ class Game(ABC):
         Raises:
             IndexError: if no move has been played.
         """
-        if not self._history:
+        if not self._undo_records:
             raise IndexError("nothing to undo: no move has been played")
-        self._undo(self._undo_records.pop())
+        record, n_auto = self._undo_records.pop()
+        self._undo(record)
+        del self._history[len(self._history) - n_auto :]
         move = self._history.pop()
         self._future.append(move)
         self._changed()
@@ -332,19 +341,19 @@ class Game(ABC):
         Raises:
             IndexError: if ``index`` is outside ``0..len(history)+len(future)``.
         """
-        total = len(self._history) + len(self._future)
+        total = len(self.history) + len(self._future)
         if not isinstance(index, (int, np.integer)) or isinstance(index, bool) or not 0 <= index <= total:
             raise IndexError(f"position {index!r} is outside 0..{total}")
         with self.batch():
-            while len(self._history) > index:
+            while len(self.history) > index:
                 self.undo()
-            while len(self._history) < index:
+            while len(self.history) < index and self._future:
                 self.redo()
 
     def reset(self) -> None:
         """Start a new game with the same options (history and redo cleared)."""
         while self._undo_records:
-            self._undo(self._undo_records.pop())
+            self._undo(self._undo_records.pop()[0])
         self._history.clear()
         self._future.clear()
         self._changed()
@@ -432,7 +441,7 @@ class Game(ABC):
             "game": self.game_id,
             "version": self.save_version,
             "options": self.options(),
-            "history": [str(m) for m in self._history],
+            "history": [str(m) for m in self.history],
             "future": [str(m) for m in self.future],
             "board": self.text_rows(),
         }
@@ -494,13 +503,22 @@ class Game(ABC):
             lists[key] = moves
         game._quiet += 1  # no observers can exist yet; skip notifications
         try:
-            all_moves = lists["history"] + lists["future"]
-            for i, text_move in enumerate(all_moves, start=1):
-                try:
-                    game.play(text_move)
-                except IllegalMoveError as exc:
-                    raise ValueError(f"move {i} ({text_move!r}) cannot be played: {exc}") from None
-            for _ in lists["future"]:
+            history, future = lists["history"], lists["future"]
+            i = 0
+            while i < len(history):
+                before = len(game._history)
+                game._replay(history[i], i + 1)
+                # moves the rules made by themselves (skips) stand in the file too
+                made = [str(m) for m in game._history[before:]]
+                if made != history[i : i + len(made)]:
+                    raise ValueError(
+                        f"moves {i + 1}.. of the history are {history[i : i + len(made)]!r}, "
+                        f"but the rules give {made!r}"
+                    )
+                i += len(made)
+            for j, text_move in enumerate(future):
+                game._replay(text_move, len(history) + j + 1)
+            for _ in future:
                 game.undo()
         finally:
             game._quiet -= 1
@@ -509,6 +527,34 @@ class Game(ABC):
         if board is not None and board != game.text_rows():
             raise ValueError("the saved 'board' does not match the position reached by the moves")
         return game  # type: ignore[return-value]
+
+    def _replay(self, text: str, number: int) -> None:
+        try:
+            self.play(text)
+        except IllegalMoveError as exc:
+            raise ValueError(f"move {number} ({text!r}) cannot be played: {exc}") from None
+
+    def _rollout(self, rng: Any) -> None:
+        """Play uniformly random legal moves (``rng.randrange``) to the end;
+        games may override with a faster path (used by ``simulate``)."""
+        while not self.is_over:
+            moves = self.legal_moves()
+            self.play(moves[rng.randrange(len(moves))])
+
+    def _sim_row(self) -> dict[str, Any]:
+        """One finished game as a row of ``simulate``'s columns: ``length``
+        (moves played), ``winners``, ``winner`` (-1 for a draw or a shared
+        win), ``shared``, and ``score_<player>`` per player."""
+        w = self.winners
+        row: dict[str, Any] = {
+            "length": len(self._history),
+            "winners": w,
+            "winner": w[0] if len(w) == 1 else -1,
+            "shared": len(w) > 1,
+        }
+        for p, name in enumerate(self.players):
+            row[f"score_{name}"] = self.scores[p]
+        return row
 
     # ------------------------------------------------------------------
     # Displays
@@ -558,6 +604,12 @@ class Game(ABC):
 
     def _repr_svg_(self) -> str:
         return self.to_svg()
+
+    def view_for(self, player: int | None) -> Game:
+        """A copy showing only what ``player`` may know (what an agent is
+        given): here the whole game; games with hidden information (Block
+        Four's bids) leave out what ``player`` must not see."""
+        return self.copy()
 
     def widget(self, **options: Any) -> Any:
         """The interactive board for this very game object (an anywidget).

@@ -1,6 +1,7 @@
 """The rules engines, one module per game: pure Python + numpy, no Jupyter."""
 
+from .blockfour import BlockFour
 from .gridlock import Gridlock
 from .gridmaster import GridMaster4
 
-__all__ = ["GridMaster4", "Gridlock"]
+__all__ = ["BlockFour", "GridMaster4", "Gridlock"]

@@ -531,6 +531,14 @@ class GridMaster4(Game):
             legal = self._legal_indices()
             self._place(legal[rng.randrange(len(legal))])
 
+    def _sim_row(self) -> dict[str, Any]:
+        row = super()._sim_row()
+        row["length"] = sum(self._score)  # tiles placed (a rollout keeps no history)
+        row["last_tile"] = len(self._winners) == 1 and max(self._score) == self.tiles_per_player
+        for p, name in enumerate(self.players):
+            row[f"blocked_{name}"] = not self._in_play[p]
+        return row
+
     @classmethod
     def simulate(
         cls,

@@ -6,12 +6,17 @@ from typing import Any
 
 from ..core.game import Game
 from .base import GameWidget
+from .blockfour import BlockFourWidget
 from .gridlock import GridlockWidget
 from .gridmaster import GridMaster4Widget
 
-__all__ = ["GameWidget", "GridMaster4Widget", "GridlockWidget", "widget_for"]
+__all__ = ["BlockFourWidget", "GameWidget", "GridMaster4Widget", "GridlockWidget", "widget_for"]
 
-_WIDGETS: dict[str, type[GameWidget]] = {"gridlock": GridlockWidget, "gridmaster4": GridMaster4Widget}
+_WIDGETS: dict[str, type[GameWidget]] = {
+    "blockfour": BlockFourWidget,
+    "gridlock": GridlockWidget,
+    "gridmaster4": GridMaster4Widget,
+}
 
 
 def widget_for(game: Game, **options: Any) -> GameWidget:

@@ -115,7 +115,7 @@ class GameWidget(anywidget.AnyWidget):
             who = "the game is over" if g.current_player is None else f"{g.players[g.current_player]} is a person"
             raise ValueError(f"no agent is to act: {who}")
         p = g.current_player
-        move = self._agents[p].choose(g.copy())
+        move = self._agents[p].choose(g.view_for(p))
         return g.play(move, player=p)
 
     def run(self, max_moves: int | None = None) -> int:
