@@ -7,7 +7,7 @@ an interactive anywidget board (``g.widget()``).
 
 from . import agents
 from .core import CellMove, Game, IllegalMoveError
-from .games import BlockFour, Gridlock, GridMaster4
+from .games import BlockFour, GridBloc, Gridlock, GridMaster4
 
 __version__ = "0.1.0"
 
@@ -16,6 +16,8 @@ __all__ = [
     "BlockFourWidget",
     "CellMove",
     "Game",
+    "GridBloc",
+    "GridBlocWidget",
     "GridMaster4",
     "GridMaster4Widget",
     "Gridlock",
@@ -25,7 +27,7 @@ __all__ = [
     "agents",
 ]
 
-_WIDGETS = ("BlockFourWidget", "GridlockWidget", "GridMaster4Widget", "GameWidget")
+_WIDGETS = ("BlockFourWidget", "GridBlocWidget", "GridlockWidget", "GridMaster4Widget", "GameWidget")
 
 
 def __getattr__(name: str) -> object:

@@ -4,6 +4,7 @@ static SVG board (no JavaScript), in the spirit of ``chess.svg``.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from html import escape
 
@@ -218,5 +219,92 @@ def svg_tiles(
             f'<rect x="{margin + c * cell + 0.5:.1f}" y="{margin + r * cell + 0.5:.1f}" width="{cell - 1:.1f}" '
             f'height="{cell - 1:.1f}" fill="none" stroke="#111827" stroke-width="2.2" rx="{cell * 0.15:.1f}"/>'
         )
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def svg_walls(
+    size: int,
+    *,
+    holes: Iterable[Cell] = (),
+    start: Cell | None = None,
+    runner: Cell | None = None,
+    visited: Iterable[Cell] = (),
+    original: Iterable[tuple[Cell, Cell]] = (),
+    placed: Iterable[tuple[Cell, Cell]] = (),
+    size_px: int = 320,
+    title: str = "",
+) -> str:
+    """A static SVG of a board of tiles with walls on their edges (GridBloc, GB-1, GB-2).
+
+    Args:
+        size: the board is ``size x size`` tiles.
+        holes: masked-out cells, drawn as gaps.
+        start: the start tile, marked with a star.
+        runner: the runner's tile, a disc.
+        visited: tiles scored this round, tinted.
+        original: original walls as pairs of adjacent cells (dark).
+        placed: walls placed this round (in the blocker's colour, dashed ends).
+        size_px: width in CSS pixels.
+        title: an accessible title.
+    """
+    margin = 18
+    cell = max(8.0, (size_px - margin - 6) / size)
+    total = margin + cell * size + 6
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="gw-static" width="{total:.0f}" height="{total:.0f}" '
+        f'viewBox="0 0 {total:.1f} {total:.1f}" font-family="sans-serif" role="img" aria-label="{escape(title)}">',
+        f"<title>{escape(title)}</title>",
+        f'<rect x="0" y="0" width="{total:.1f}" height="{total:.1f}" fill="#ffffff"/>',
+    ]
+    label = max(6.0, min(11.0, cell * 0.45))
+    for i in range(size):
+        x = margin + (i + 0.5) * cell
+        out.append(f'<text x="{x:.1f}" y="{margin - 5}" font-size="{label:.1f}" text-anchor="middle" fill="#555">'
+                   f"{col_label(i)}</text>")
+        out.append(f'<text x="{margin - 3}" y="{x + label * 0.35:.1f}" font-size="{label:.1f}" text-anchor="end" '
+                   f'fill="#555">{i + 1}</text>')
+    hole_set, seen = set(holes), set(visited)
+    for r in range(size):
+        for c in range(size):
+            if (r, c) in hole_set:
+                continue
+            fill = "#dbeafe" if (r, c) in seen else "#f4f4f5"
+            out.append(
+                f'<rect x="{margin + c * cell + 1:.1f}" y="{margin + r * cell + 1:.1f}" width="{cell - 2:.1f}" '
+                f'height="{cell - 2:.1f}" rx="2" fill="{fill}"><title>{cell_name((r, c))}</title></rect>'
+            )
+    out.append(f'<rect x="{margin}" y="{margin}" width="{cell * size:.1f}" height="{cell * size:.1f}" '
+               f'fill="none" stroke="#27272a" stroke-width="3"/>')
+
+    def edge(a: Cell, b: Cell) -> tuple[float, float, float, float]:
+        (r1, c1), (r2, c2) = sorted((a, b))
+        if r1 == r2:  # a vertical edge between two tiles of a row
+            x = margin + c2 * cell
+            return x, margin + r1 * cell, x, margin + (r1 + 1) * cell
+        y = margin + r2 * cell
+        return margin + c1 * cell, y, margin + (c1 + 1) * cell, y
+
+    for a, b in original:
+        x1, y1, x2, y2 = edge(a, b)
+        out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="#27272a" '
+                   f'stroke-width="4" stroke-linecap="round"/>')
+    for a, b in placed:
+        x1, y1, x2, y2 = edge(a, b)
+        out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{PLAYER_COLOURS[1]}" '
+                   f'stroke-width="4" stroke-linecap="round"/>')
+    if start is not None:
+        r, c = start
+        cx, cy, rad = margin + (c + 0.5) * cell, margin + (r + 0.5) * cell, cell * 0.32
+        pts = []
+        for k in range(10):
+            ang = math.pi / 2 + k * math.pi / 5
+            rr = rad if k % 2 == 0 else rad * 0.45
+            pts.append(f"{cx + rr * math.cos(ang):.1f},{cy - rr * math.sin(ang):.1f}")
+        out.append(f'<polygon points="{" ".join(pts)}" fill="#eab308"/>')
+    if runner is not None:
+        r, c = runner
+        out.append(f'<circle cx="{margin + (c + 0.5) * cell:.1f}" cy="{margin + (r + 0.5) * cell:.1f}" '
+                   f'r="{cell * 0.26:.1f}" fill="{PLAYER_COLOURS[0]}" stroke="#ffffff" stroke-width="2"/>')
     out.append("</svg>")
     return "\n".join(out)

@@ -31,6 +31,9 @@ FORMAT = "gridwidgets"
 
 G = TypeVar("G", bound="Game")
 
+#: attributes that copies share: lists of immutable moves and undo records
+_SHARED = frozenset({"_history", "_future", "_undo_records"})
+
 
 @dataclass(frozen=True, order=True)
 class CellMove:
@@ -89,6 +92,8 @@ class Game(ABC):
     cols: int
 
     _registry: ClassVar[dict[str, type[Game]]] = {}
+    #: attributes that never change after ``__init__`` (lookup tables): copies share them
+    _static: ClassVar[frozenset[str]] = frozenset()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -279,7 +284,9 @@ class Game(ABC):
         """Apply a legal move and return what :meth:`_undo` needs to take it back.
 
         By default a full :meth:`_snapshot` taken before :meth:`_apply`; a
-        game may override both with a smaller undo record for speed.
+        game may override both with a smaller undo record for speed. A
+        record is never changed once made, and :meth:`_undo`/:meth:`_restore`
+        copy what they take from it: copies of a game share their records.
         """
         snap = self._snapshot()
         try:
@@ -407,11 +414,22 @@ class Game(ABC):
     # Copies, equality, save/load
     # ------------------------------------------------------------------
     def copy(self: G) -> G:
-        """An independent deep copy (history included, observers not)."""
+        """An independent deep copy (history included, observers not).
+
+        Moves are immutable and undo records are never changed once made
+        (see :meth:`_do`), so the copy shares them: copying a long game is cheap.
+        """
         new = object.__new__(type(self))
         memo: dict[int, Any] = {}
         for key, value in self.__dict__.items():
-            new.__dict__[key] = {} if key == "_observers" else _copy.deepcopy(value, memo)
+            if key == "_observers":
+                new.__dict__[key] = {}
+            elif key in _SHARED:
+                new.__dict__[key] = list(value)
+            elif key in self._static:
+                new.__dict__[key] = value
+            else:
+                new.__dict__[key] = _copy.deepcopy(value, memo)
         return new
 
     def __copy__(self: G) -> G:

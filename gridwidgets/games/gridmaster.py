@@ -76,6 +76,7 @@ class GridMaster4(Game):
     """
 
     game_id = "gridmaster4"
+    _static = frozenset({"_jumps", "_moves"})
     end_rule = "GM-8"
     turn_rule = "GM-1"
 
@@ -231,7 +232,7 @@ class GridMaster4(Game):
         self._score[p] -= 1
         self._open += 1
         self._opened[p] = opened
-        self._in_play, self._owed = in_play, owed
+        self._in_play, self._owed = in_play[:], owed[:]
         self._to_move, self._over, self._winners = p, over, winners
         self._events, self._deactivated = events, deactivated
         self._legal = None

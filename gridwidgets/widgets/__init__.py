@@ -7,13 +7,15 @@ from typing import Any
 from ..core.game import Game
 from .base import GameWidget
 from .blockfour import BlockFourWidget
+from .gridbloc import GridBlocWidget
 from .gridlock import GridlockWidget
 from .gridmaster import GridMaster4Widget
 
-__all__ = ["BlockFourWidget", "GameWidget", "GridMaster4Widget", "GridlockWidget", "widget_for"]
+__all__ = ["BlockFourWidget", "GameWidget", "GridBlocWidget", "GridMaster4Widget", "GridlockWidget", "widget_for"]
 
 _WIDGETS: dict[str, type[GameWidget]] = {
     "blockfour": BlockFourWidget,
+    "gridbloc": GridBlocWidget,
     "gridlock": GridlockWidget,
     "gridmaster4": GridMaster4Widget,
 }

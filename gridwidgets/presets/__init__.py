@@ -1,0 +1,1 @@
+"""Boards shipped with the package (GridBloc presets, RULES GB-1)."""
