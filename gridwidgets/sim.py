@@ -18,7 +18,7 @@ def _seeds(n_games: int, seed: int | None) -> list[int]:
 def _play_chunk(cls: type, options: dict[str, Any], seeds: list[int]) -> list[dict[str, Any]]:
     out = []
     for s in seeds:
-        g = cls(**options)
+        g = cls._sim_new(options, s)
         g._rollout(random.Random(s))
         out.append(g._sim_row())
     return out

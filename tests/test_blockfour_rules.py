@@ -352,7 +352,10 @@ def test_bf11_ten_turns_without_a_filled_space_end_in_a_draw_on_an_empty_board()
 def test_bf11_stall_more_fields_wins():
     g = position(["XXX......", "XX......."] + ["........."] * 7)
     stall(g, 10)
-    assert g.winners == (0,) and g.status() == "X wins with 1 fields."
+    assert g.winners == (0,) and g.status() == "X wins with 1 field."
+    with pytest.raises(IllegalMoveError) as info:
+        g.play("IO", player=0)
+    assert info.value.rule == "BF-11"
 
 
 def test_bf11_stall_as_many_fields_more_spaces_wins():
@@ -377,6 +380,8 @@ def test_bf12_notation():
     g.play("tl", player=1)
     assert str(g.play("I:d1, a1 ,C1,b1")) == "I:A1,B1,C1,D1"
     assert str(g.play("L:B3,A5,A3,A4")) == "L:A3,B3,A4,A5"
+    g.undo()
+    assert str(g.play("L:4 1, 5 1, 3 2, 3 1")) == "L:A3,B3,A4,A5"  # the row-column form (C-2)
     for bad in ["", "X", "I:A1,B1", "I;A1,B1,C1,D1", "ILO", 7]:
         with pytest.raises(IllegalMoveError):
             g.play(bad)

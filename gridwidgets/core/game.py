@@ -559,6 +559,11 @@ class Game(ABC):
             moves = self.legal_moves()
             self.play(moves[rng.randrange(len(moves))])
 
+    @classmethod
+    def _sim_new(cls: type[G], options: dict[str, Any], seed: int) -> G:
+        """The game ``simulate`` plays with ``seed`` (games with a random setup use the seed)."""
+        return cls(**options)
+
     def _sim_row(self) -> dict[str, Any]:
         """One finished game as a row of ``simulate``'s columns: ``length``
         (moves played), ``winners``, ``winner`` (-1 for a draw or a shared

@@ -237,7 +237,9 @@ class BlockFour(Game):
             shape, rest = m.group(1).upper(), m.group(2)
             if rest == "-":
                 return Placement(player, shape, None)
-            parts = [p for p in re.split(r"[\s,]+", rest) if p]
+            # four spaces, comma-separated ("B2,C2,D2,C3", also "2 2, 2 3, ...")
+            # or, without commas, separated by spaces ("B2 C2 D2 C3")
+            parts = [p for p in re.split(r"\s*,\s*" if "," in rest else r"\s+", rest) if p]
             if len(parts) != 4:
                 raise IllegalMoveError(
                     f"a placement names four spaces, {value!r} names {len(parts)}", rule="BF-12", move=value
@@ -273,7 +275,8 @@ class BlockFour(Game):
             IllegalMoveError: naming the broken rule; the state is unchanged.
         """
         if self._phase == "over":
-            raise IllegalMoveError(f"the game is over ({self.status()})", rule=self.end_rule, move=move)
+            rule = "BF-11" if self._stall >= STALL_TURNS else self.end_rule
+            raise IllegalMoveError(f"the game is over ({self.status()})", rule=rule, move=move)
         if player is not None and player not in (0, 1):
             raise IllegalMoveError(f"{player!r} is not a player (0 is X, 1 is O)", rule="C-3", move=move)
         if self._phase == "bid":
@@ -370,7 +373,7 @@ class BlockFour(Game):
             )
         if move.shape != shape:
             raise IllegalMoveError(
-                f"the placement now is {self.players[who]}'s {shape}, not {move.shape} (BF-6 order)",
+                f"the placement now is {self.players[who]}'s {shape}, not {move.shape}",
                 rule="BF-6",
                 move=move,
             )
@@ -728,6 +731,38 @@ class BlockFour(Game):
         a.flags.writeable = False
         return a
 
+    def board_text(self) -> str:
+        """The board as text (BF-1, C-2): lettered columns, numbered rows, the
+        nine 3x3 fields drawn apart, ``X``/``O`` marks and ``.`` for an empty
+        space; beside each row of fields, the marks of X and of O in each field
+        and who controls it (5 of 9 spaces, BF-9)."""
+        board = self.board
+        counts = self.field_counts()
+        ctrl = self.controllers()
+        mark = {-1: ".", 0: self.players[0], 1: self.players[1]}
+        rule = "    +-------+-------+-------+"
+        lines = ["      A B C   D E F   G H I", rule]
+        for r in range(9):
+            body = " | ".join(" ".join(mark[int(board[r, c])] for c in range(b, b + 3)) for b in (0, 3, 6))
+            line = f"{r + 1:>3} | {body} |"
+            band, k = divmod(r, 3)
+            notes = []
+            for f in range(band * 3, band * 3 + 3):
+                x, o = counts[f]
+                if k == 0:
+                    notes.append(f"field {f + 1}")
+                elif k == 1:
+                    notes.append(f"X {x}  O {o}")
+                else:
+                    notes.append(f"{self.players[ctrl[f]]} controls" if ctrl[f] >= 0 else "")
+            lines.append((line + "   " + "".join(f"{n:<13}" for n in notes)).rstrip())
+            if k == 2:
+                lines.append(rule)
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.board_text() + "\n" + self.status()
+
     def status(self) -> str:
         """Whose turn and what to do, or the result; never a hidden bid."""
         if self._phase == "over":
@@ -735,7 +770,7 @@ class BlockFour(Game):
             if len(self._winners) == 2:
                 return f"Draw: {f[0]} fields each (BF-11)."
             w = self._winners[0]
-            return f"{self.players[w]} wins with {f[w]} fields."
+            return f"{self.players[w]} wins with {f[w]} field{'s' if f[w] != 1 else ''}."
         if self._phase == "bid":
             done = [self.players[p] for p in (0, 1) if self._bids[p] is not None]
             p = self.current_player
@@ -778,6 +813,14 @@ class BlockFour(Game):
         g._check(m)
         g._push(m)
         return g
+
+    @classmethod
+    def _sim_new(cls, options: dict[str, Any], seed: int) -> BlockFour:
+        """A game for one simulated game: the setup is drawn with the game's
+        own seed unless the options fix it (BF-4)."""
+        if "seed" not in options and "x_table" not in options:
+            return cls(seed=seed, **options)
+        return cls(**options)
 
     def _sim_row(self) -> dict[str, Any]:
         row = super()._sim_row()

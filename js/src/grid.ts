@@ -26,6 +26,8 @@ const F_FORBIDDEN = 2;
 const F_EMPTY = 4;
 const F_LAST = 8;
 
+const BOARD_HINT = "Click a cell to play. Keys: arrows move, Enter plays, U undo, R redo";
+
 const KEYS_HANDLED_BY_WIDGET = new Set([
   "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Home", "End", "PageUp", "PageDown", "Enter", " ",
 ]);
@@ -100,6 +102,8 @@ export class GridView implements Board {
   private ox = 0;
   private oy = 0;
   private focusIdx = -1;
+  /** The cell last reported to the layer's `point` hook (-1: none). */
+  private pointedIdx = -1;
 
   // Side bar (built once)
   private readonly statusEl: HTMLDivElement;
@@ -145,7 +149,7 @@ export class GridView implements Board {
       role: "grid",
       "aria-label": "board",
       "data-lm-suppress-shortcuts": "true",
-      title: "Click a cell to play. Keys: arrows move, Enter plays, U undo, R redo",
+      title: BOARD_HINT,
     }, undefined, this.root);
 
     const side = html("div", { class: "gw-side" }, undefined, this.root);
@@ -247,6 +251,10 @@ export class GridView implements Board {
     return this.oy + row * this.cell;
   }
 
+  get focusIndex(): number {
+    return this.focusIdx;
+  }
+
   index(notation: string): number {
     return this.byNotation.get(notation.toUpperCase()) ?? -1;
   }
@@ -301,11 +309,23 @@ export class GridView implements Board {
       const i = this.index(cellEl.getAttribute("data-cell") ?? "");
       if (i < 0) return;
       this.setFocus(i);
-      this.play(i);
+      this.pointAt(i);
+      this.activate(i);
     });
     this.on(this.boardEl, "pointerdown", () => this.boardEl.classList.remove("gw-kbd"));
+    // The cell pointed at, for layers that preview a move (Block Four's shapes).
+    this.on(this.boardEl, "pointermove", (ev) => {
+      if (!this.layer.point) return;
+      const cellEl = (ev.target as Element | null)?.closest?.("[data-cell]");
+      if (!cellEl || !this.boardEl.contains(cellEl)) return;
+      this.pointAt(this.index(cellEl.getAttribute("data-cell") ?? ""));
+    });
+    this.on(this.boardEl, "pointerleave", () => this.pointAt(-1));
     this.on(this.boardEl, "focus", () => {
-      if (this.boardEl.matches(":focus-visible")) this.boardEl.classList.add("gw-kbd");
+      if (this.boardEl.matches(":focus-visible")) {
+        this.boardEl.classList.add("gw-kbd");
+        this.pointAt(this.focusIdx);
+      }
     });
     this.on(this.boardEl, "blur", () => this.boardEl.classList.remove("gw-kbd"));
     this.on(this.boardEl, "keydown", (ev) => this.onBoardKey(ev));
@@ -383,6 +403,22 @@ export class GridView implements Board {
     this.send({ type: "seek", index });
   }
 
+  /** A click on cell `i`, or Enter on it: the layer's own intent, else play the cell. */
+  private activate(i: number): void {
+    const s = this.current;
+    if (!s) return;
+    if (this.layer.activate?.(this, s, i)) return;
+    this.play(i);
+  }
+
+  /** Tell the layer which cell is pointed at (only when it changes). */
+  private pointAt(i: number): void {
+    const s = this.current;
+    if (!s || !this.layer.point || i === this.pointedIdx) return;
+    this.pointedIdx = i;
+    this.layer.point(this, s, i);
+  }
+
   private play(i: number): void {
     const s = this.current;
     if (!s) return;
@@ -398,6 +434,11 @@ export class GridView implements Board {
     let i = this.focusIdx >= 0 && this.focusIdx < n ? this.focusIdx : 0;
     let r = Math.floor(i / s.cols);
     let c = i % s.cols;
+    if (this.layer.key?.(this, s, ev)) {
+      ev.preventDefault();
+      ev.stopPropagation();
+      return;
+    }
     let handled = true;
     switch (ev.key) {
       case "ArrowUp": r = Math.max(0, r - 1); break;
@@ -413,7 +454,8 @@ export class GridView implements Board {
         ev.stopPropagation();
         this.boardEl.classList.add("gw-kbd");
         this.setFocus(i);
-        this.play(i);
+        this.pointAt(i);
+        this.activate(i);
         return;
       case "u": case "U": this.send({ type: "undo" }); break;
       case "r": case "R": this.send({ type: "redo" }); break;
@@ -425,6 +467,7 @@ export class GridView implements Board {
     this.boardEl.classList.add("gw-kbd");
     i = r * s.cols + c;
     this.setFocus(i);
+    this.pointAt(i);
   }
 
   private setFocus(i: number): void {
@@ -666,6 +709,8 @@ export class GridView implements Board {
     this.boardEl.replaceChildren(root);
     this.boardEl.style.setProperty("--gw-board-w", `${width}px`);
     setAttr(this.boardEl, "aria-label", this.layer.title?.(s) ?? `${s.game || "game"} board, ${rows} by ${cols}`);
+    setAttr(this.boardEl, "title", this.layer.hint ?? BOARD_HINT);
+    this.pointedIdx = -1;
     setAttr(this.boardEl, "aria-rowcount", String(rows));
     setAttr(this.boardEl, "aria-colcount", String(cols));
 
@@ -689,7 +734,7 @@ export class GridView implements Board {
 
   private updateBoard(s: GameState): void {
     const layer = this.layer;
-    const legal = new Set(s.legal.map((m) => m.toUpperCase()));
+    const legal = new Set((layer.legalCells ? layer.legalCells(s) : s.legal).map((m) => m.toUpperCase()));
     const forbidden = new Set(s.forbidden.map((m) => m.toUpperCase()));
     const showForbidden = this.model.get("show_forbidden") === true;
     this.boardEl.classList.toggle("gw-show-forbidden", showForbidden);

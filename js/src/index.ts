@@ -5,6 +5,7 @@ import { GridView } from "./grid";
 import type { WidgetTraits } from "./types";
 import "./games/gridlock";
 import "./games/gridmaster4";
+import "./games/blockfour";
 import "./widget.css";
 
 export { registerGame, layerFor, playerClass } from "./games/layer";

@@ -25,6 +25,8 @@ export interface Board {
   readonly over: SVGGElement;
   /** An HTML area in the side bar for per-game controls (cards, scores, ...). */
   readonly panel: HTMLElement;
+  /** The row-major index of the cell under the keyboard focus ring. */
+  readonly focusIndex: number;
   /** A page-unique prefix for ids (patterns, clip paths) of this view. */
   readonly uid: string;
   /** Left and top edge of a column / row. */
@@ -67,6 +69,30 @@ export interface GameLayer {
   build?(board: Board): void;
   /** Called after every state change, after the cells are updated. */
   update?(board: Board, s: GameState): void;
+  /** The board's tooltip (how to play it with the pointer and the keys). */
+  hint?: string;
+  /**
+   * The cells to mark while `show_legal` is on. Default: `state.legal` itself
+   * (moves that are cells); a game whose moves name several cells maps them.
+   */
+  legalCells?(s: GameState): string[];
+  /**
+   * A click on cell `i`, or Enter / Space with the focus ring on it. Return
+   * true when the layer sent its own intent; false lets the shared view send
+   * `{type: "play", move: <the cell>}`.
+   */
+  activate?(board: Board, s: GameState, i: number): boolean;
+  /**
+   * A key pressed on the board, before the shared keys (arrows, Enter, U, R).
+   * Return true when the layer handled it: the view then stops it from
+   * reaching JupyterLab and from the shared key of the same name.
+   */
+  key?(board: Board, s: GameState, ev: KeyboardEvent): boolean;
+  /**
+   * The cell the player points at: under the pointer, or under the focus ring
+   * when it moved by keys; -1 when the pointer left the board.
+   */
+  point?(board: Board, s: GameState, i: number): void;
 }
 
 const layers = new Map<string, GameLayer>();

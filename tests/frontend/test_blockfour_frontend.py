@@ -1,0 +1,566 @@
+"""The Block Four layer in the browser (docs/frontend.md, "Block Four"):
+the fields, the cards, the secret bid (BF-5, BF-13), the reveal (BF-6), the
+placement preview with rotate / mirror (BF-3, BF-7), and a game against an
+agent; against the real Python widget, and against hand-made states
+(frontend_harness.StubWidget) for the end of a game.
+
+Run: ``npm run build && pytest tests/frontend``.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+if str(HERE) not in sys.path:
+    sys.path.insert(0, str(HERE))
+
+import frontend_harness as fh  # noqa: E402  (tests/frontend/frontend_harness.py)
+
+pytestmark = pytest.mark.browser
+
+if not fh.CHROMIUM.exists():
+    pytest.skip(f"{fh.CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
+if not (fh.STATIC / "widget.js").is_file() or not (fh.STATIC / "widget.css").is_file():
+    pytest.skip("the front end is not built (npm run build)", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api")
+expect = sync_api.expect
+
+import gridwidgets as gw  # noqa: E402
+
+SHAPE_ORDER = "ILOTZ"
+
+
+# -- helpers ------------------------------------------------------------------------
+
+
+def cell(page, name):
+    return page.locator(f'[data-cell="{name}"]')
+
+
+def card(page, shape, player):
+    return page.locator(f'[data-card="{shape}"][data-player="{player}"]').first
+
+
+def wait_version(page, version):
+    page.wait_for_selector(f'.gw-root[data-version="{version}"]', state="attached", timeout=5_000)
+
+
+def version(page):
+    return int(page.locator(".gw-root").get_attribute("data-version"))
+
+
+def preview(page):
+    return page.locator('[data-role="preview"]')
+
+
+def has_class(name):
+    return re.compile(rf"(^|\s){re.escape(name)}(\s|$)")
+
+
+def sent(page, kind):
+    """The intents of one type the page sent, in order."""
+    return page.evaluate("k => window.gw.log.filter(e => e.send && e.send.type === k).map(e => e.send)", kind)
+
+
+def wait_version_past(page, version):
+    """Wait until the page shows a version after ``version`` (an agent may move on at once)."""
+    page.wait_for_function(
+        "v => Number(document.querySelector('.gw-root').getAttribute('data-version')) > v", arg=version, timeout=5_000
+    )
+
+
+def bid(page, player, cards):
+    """Pick two cards of ``player`` and lock them in; wait for Python's answer."""
+    v = version(page)
+    for k in cards:
+        card(page, k, player).click()
+    expect(page.locator('[data-action="lock"]')).to_be_enabled()
+    page.locator('[data-action="lock"]').click()
+    wait_version_past(page, v)
+
+
+def cells_of(move):
+    return move.split(":", 1)[1].split(",")
+
+
+def rc(name):
+    return int(name[1:]) - 1, ord(name[0]) - 65
+
+
+def orientation_of(move, orientations):
+    """(mirrored, index) of the orientation a placement uses."""
+    cells = [rc(c) for c in cells_of(move)]
+    r0 = min(r for r, _ in cells)
+    c0 = min(c for _, c in cells)
+    norm = sorted((r - r0, c - c0) for r, c in cells)
+    table = orientations[move[0]]
+    for mirrored, key in ((False, "rot"), (True, "mir")):
+        for k, o in enumerate(table[key]):
+            if sorted(tuple(p) for p in o) == norm:
+                return mirrored, k
+    raise AssertionError(f"no orientation for {move}")
+
+
+def place_via_ui(page, widget, move, *, keys=True):
+    """Turn the preview to ``move``'s orientation (keys R / F, or the buttons),
+    point at its first cell, check the preview names ``move``, click."""
+    mirrored, k = orientation_of(move, widget.state["extra"]["orientations"])
+    bar = page.locator('[data-role="place"]')
+    if (bar.get_attribute("data-mirrored") == "true") != mirrored:
+        if keys:
+            page.locator(".gw-board").focus()
+            page.keyboard.press("f")
+        else:
+            page.locator('[data-action="mirror"]').click()
+    turns = (k - int(bar.get_attribute("data-turn"))) % 4
+    for _ in range(turns):
+        if keys:
+            page.locator(".gw-board").focus()
+            page.keyboard.press("r")
+        else:
+            page.locator('[data-action="rotate"]').click()
+    expect(bar).to_have_attribute("data-turn", str(k))
+    first = cells_of(move)[0]
+    v = version(page)
+    cell(page, first).hover()
+    expect(preview(page)).to_have_attribute("data-move", move)
+    expect(preview(page)).to_have_attribute("data-legal", "true")
+    cell(page, first).click()
+    wait_version(page, v + 1)
+
+
+@pytest.fixture
+def bf(page, server):
+    """A Block Four (seed 3: X holds I, O, T, with L, Z on the table) and its page."""
+    game = gw.BlockFour(seed=3)
+    widget = game.widget(playing=False)
+    bridge = fh.open_widget(page, server, widget)
+    yield game, widget, bridge, page
+    widget.close()
+
+
+def to_placement(page):
+    """X bids IT, O bids LZ: no match, four placements, X places I first."""
+    bid(page, 0, "IT")
+    bid(page, 1, "LZ")
+
+
+# -- the board and the panel ----------------------------------------------------------------
+
+
+def test_bf_board_has_nine_fields_and_the_panel(bf):
+    _game, widget, _, page = bf
+    root = page.locator(".gw-root")
+    expect(root).to_have_attribute("data-game", "blockfour")
+    assert page.locator(".gw-board [data-cell]").count() == 81
+    expect(page.locator(".gw-board")).to_have_attribute("aria-label", re.compile("Block Four board"))
+    # nine fields, numbered 1..9, with the thicker borders between them
+    assert page.locator(".bf-tint").count() == 9
+    expect(page.locator(".bf-field-no")).to_have_text([str(k) for k in range(1, 10)])
+    assert page.locator(".bf-border").count() == 1
+    # the players: X holds I, O, T (L, Z on the table, BF-4), O holds all five
+    expect(page.locator(".bf-player")).to_have_count(2)
+    expect(page.locator(".bf-player .bf-name-text")).to_have_text(["X", "O"])
+    hand0 = page.locator('.bf-player[data-player="0"] [data-where="hand"]')
+    expect(hand0).to_have_count(3)
+    assert [hand0.nth(k).get_attribute("data-card") for k in range(3)] == ["I", "O", "T"]
+    table0 = page.locator('.bf-player[data-player="0"] [data-where="table"]')
+    expect(table0).to_have_count(2)
+    expect(card(page, "L", 0)).to_have_attribute("data-where", "table")
+    expect(card(page, "L", 0)).to_have_attribute("aria-label", "L card, 2, on the table")
+    expect(card(page, "T", 0).locator(".bf-num")).to_have_text("4")
+    assert card(page, "T", 0).locator(".bf-shape rect").count() == 4
+    expect(page.locator('.bf-player[data-player="1"] [data-where="hand"]')).to_have_count(5)
+    # only the bidding player's hand is clickable; Lock waits for two cards
+    expect(card(page, "I", 0)).to_be_enabled()
+    expect(card(page, "I", 1)).to_be_disabled()
+    expect(page.locator('[data-action="lock"]')).to_be_disabled()
+    expect(page.locator('.bf-player[data-player="0"] [data-col="fields"]')).to_have_text("0")
+    expect(page.locator('[data-role="place"]')).to_be_hidden()
+    expect(page.locator('[data-role="reveal"]')).to_be_hidden()
+    assert widget.state["extra"]["phase"] == "bid"
+
+
+def test_bf_picking_cards_is_page_state_and_lock_sends_the_bid(bf):
+    _game, widget, _, page = bf
+    card(page, "T", 0).click()
+    expect(card(page, "T", 0)).to_have_attribute("aria-pressed", "true")
+    expect(page.locator('[data-action="lock"]')).to_be_disabled()
+    card(page, "I", 0).click()
+    card(page, "O", 0).click()  # a third card replaces the first picked
+    expect(card(page, "T", 0)).to_have_attribute("aria-pressed", "false")
+    expect(card(page, "I", 0)).to_have_attribute("aria-pressed", "true")
+    expect(card(page, "O", 0)).to_have_attribute("aria-pressed", "true")
+    card(page, "O", 0).click()  # toggles off
+    expect(card(page, "O", 0)).to_have_attribute("aria-pressed", "false")
+    card(page, "T", 0).click()
+    # O's cards cannot be picked while X bids
+    card(page, "L", 1).click(force=True)
+    expect(card(page, "L", 1)).not_to_have_attribute("aria-pressed", "true")
+    # nothing of the picking reached Python
+    assert page.evaluate("window.gw.log.length") == 0
+    assert widget.state["version"] == 0
+    lock = page.locator('[data-action="lock"]')
+    expect(lock).to_be_enabled()
+    lock.click()
+    wait_version(page, 1)
+    assert sent(page, "play") == [{"type": "play", "move": "IT", "player": 0, "version": 0}]
+    assert widget.game.pending_bids == (True, False)
+
+
+def test_bf_a_locked_bid_leaves_the_page(bf):
+    _game, widget, _, page = bf
+    bid(page, 0, "TI")  # picked in any order, sent as IT (BF-12)
+    assert sent(page, "play")[0]["move"] == "IT"
+    # X's bid is nowhere: no picked card, no "IT" in the page's text or markup
+    assert page.locator(".bf-card.is-picked").count() == 0
+    assert page.locator('.bf-card[aria-pressed="true"]').count() == 0
+    assert page.locator('.bf-player[data-player="0"] button.bf-card:enabled').count() == 0
+    text = page.evaluate("document.querySelector('.gw-root').textContent")
+    assert not re.search(r"\bIT\b", text), text
+    markup = page.evaluate("document.querySelector('.gw-root').outerHTML")
+    assert '"IT"' not in markup and ">IT<" not in markup
+    # "X has bid", and O is to bid with its own hand
+    expect(page.locator('.bf-player[data-player="0"] [data-col="status"]')).to_have_text("X has bid")
+    expect(page.locator('.bf-player[data-player="1"]')).to_have_class(has_class("is-bidding"))
+    expect(card(page, "L", 1)).to_be_enabled()
+    expect(page.locator('[data-action="lock"]')).to_be_disabled()
+    assert widget.state["current_player"] == 1
+
+
+def test_bf_reveal_shows_bids_matches_and_order(bf):
+    _game, _widget, _, page = bf
+    to_placement(page)
+    reveal = page.locator('[data-role="reveal"]')
+    expect(reveal).to_be_visible()
+    expect(reveal.locator('.bf-bidline[data-player="0"]')).to_have_attribute("data-bid", "IT")
+    expect(reveal.locator('.bf-bidline[data-player="1"]')).to_have_attribute("data-bid", "LZ")
+    expect(reveal.locator('[data-role="matches"]')).to_have_text("no match: four placements")
+    order = reveal.locator('[data-role="order"] li')
+    expect(order).to_have_count(4)
+    assert [order.nth(k).get_attribute("data-shape") for k in range(4)] == ["I", "L", "T", "Z"]
+    assert [order.nth(k).get_attribute("data-status") for k in range(4)] == ["now", "next", "next", "next"]
+    expect(order.nth(0)).to_contain_text("placing now")
+    # the placement bar for X's I
+    bar = page.locator('[data-role="place"]')
+    expect(bar).to_be_visible()
+    expect(bar).to_contain_text("X places I")
+    expect(page.locator('[data-role="bid"]')).to_be_hidden()
+    # the played cards are on the tables now (BF-10)
+    expect(card(page, "I", 0)).to_have_attribute("data-where", "table")
+    expect(card(page, "Z", 1)).to_have_attribute("data-where", "table")
+
+
+def test_bf_one_match_and_two_matches_texts(page, server):
+    game = gw.BlockFour(seed=3)
+    widget = game.widget(playing=False)
+    fh.open_widget(page, server, widget)
+    bid(page, 0, "IT")
+    bid(page, 1, "IT")  # two matches: nothing is placed, the next turn starts
+    reveal = page.locator('[data-role="reveal"]')
+    expect(reveal.locator('[data-role="matches"]')).to_have_text("two matches: nothing placed")
+    expect(reveal).to_contain_text("Last turn's bids")
+    expect(page.locator('[data-role="bid"]')).to_be_visible()
+    e = widget.state["extra"]
+    assert e["phase"] == "bid" and e["turn"] == 2
+    hand_x = e["hands"][0]
+    hand_o = e["hands"][1]
+    shared = next(k for k in hand_x if k in hand_o)
+    other_x = next(k for k in hand_x if k != shared)
+    other_o = next(k for k in hand_o if k not in (shared, other_x))
+    bid(page, 0, shared + other_x)
+    bid(page, 1, shared + other_o)
+    expect(reveal.locator('[data-role="matches"]')).to_have_text("one match: two copies each")
+    assert page.locator('[data-role="order"] li').count() == len(widget.state["extra"]["revealed"]["order"])
+    widget.close()
+
+
+# -- the placement ----------------------------------------------------------------------------
+
+
+def test_bf_preview_follows_the_pointer_and_click_places(bf):
+    game, _widget, _, page = bf
+    to_placement(page)
+    v = version(page)
+    cell(page, "C3").hover()
+    expect(preview(page)).to_have_attribute("data-move", "I:C3,D3,E3,F3")
+    expect(preview(page)).to_have_attribute("data-legal", "true")
+    expect(preview(page)).to_have_class(has_class("is-legal"))
+    assert preview(page).locator("[data-preview]").count() == 4
+    expect(page.locator('[data-role="preview-note"]')).to_contain_text("legal, click to place")
+    # near the right edge the shape stays on the board and still covers the pointed cell
+    cell(page, "I5").hover()
+    expect(preview(page)).to_have_attribute("data-move", "I:F5,G5,H5,I5")
+    cell(page, "C3").click()
+    wait_version(page, v + 1)
+    assert sent(page, "play")[-1] == {"type": "play", "move": "I:C3,D3,E3,F3", "player": 0, "version": v}
+    for name in ("C3", "D3", "E3", "F3"):
+        expect(cell(page, name)).to_have_attribute("aria-label", f"{name}, X")
+        expect(cell(page, name)).to_have_class(has_class("is-last"))
+    expect(page.locator('.bf-player[data-player="0"] [data-col="spaces"]')).to_have_text("4 spaces")
+    expect(page.locator('.bf-field-count[data-field="1"]')).to_have_text("X 1 · O 0")
+    order = page.locator('[data-role="order"] li')
+    assert [order.nth(k).get_attribute("data-status") for k in range(2)] == ["done", "now"]
+    expect(page.locator('[data-role="place"]')).to_contain_text("O places L")
+    assert str(game.history[-1]) == "I:C3,D3,E3,F3"
+
+
+def test_bf_an_illegal_placement_is_refused_with_the_rule(bf):
+    game, widget, _, page = bf
+    to_placement(page)
+    place_via_ui(page, widget, "I:C3,D3,E3,F3")
+    v = version(page)
+    # O's L over X's marks: the preview says so, the click still asks Python
+    cell(page, "D3").hover()
+    expect(preview(page)).to_have_attribute("data-legal", "false")
+    expect(preview(page)).to_have_class(has_class("is-illegal"))
+    expect(page.locator('[data-role="preview-note"]')).to_contain_text("not legal here")
+    move = preview(page).get_attribute("data-move")
+    cell(page, "D3").click()
+    msg = page.locator('[data-role="message"]')
+    expect(msg).to_contain_text("BF-")
+    expect(msg).to_have_class(has_class("is-error"))
+    assert version(page) == v
+    assert sent(page, "play")[-1]["move"] == move
+    assert len(game.history) == 3
+
+
+def test_bf_rotate_and_mirror_keys_and_buttons(bf):
+    _game, widget, _, page = bf
+    to_placement(page)
+    place_via_ui(page, widget, "I:C3,D3,E3,F3")
+    # O places L; its orientations come from Python (BF-3)
+    board = page.locator(".gw-board")
+    page.evaluate("window.keysSeen = []; document.addEventListener('keydown', e => window.keysSeen.push(e.key))")
+    cell(page, "B6").hover()
+    first = preview(page).get_attribute("data-move")
+    bar = page.locator('[data-role="place"]')
+    expect(bar).to_have_attribute("data-turn", "0")
+    board.focus()
+    page.keyboard.press("r")
+    expect(bar).to_have_attribute("data-turn", "1")
+    second = preview(page).get_attribute("data-move")
+    assert second != first
+    orients = widget.state["extra"]["orientations"]
+    assert orientation_of(first, orients) == (False, 0)
+    assert orientation_of(second, orients) == (False, 1)
+    assert "B6" in cells_of(second)
+    page.keyboard.press("f")
+    expect(bar).to_have_attribute("data-mirrored", "true")
+    expect(page.locator('[data-action="mirror"]')).to_have_attribute("aria-pressed", "true")
+    mirrored = preview(page).get_attribute("data-move")
+    assert orientation_of(mirrored, orients) == (True, 1)
+    assert "B6" in cells_of(mirrored)
+    # the buttons do the same
+    page.locator('[data-action="rotate"]').click()
+    expect(bar).to_have_attribute("data-turn", "2")
+    page.locator('[data-action="mirror"]').click()
+    expect(bar).to_have_attribute("data-mirrored", "false")
+    # R and F never reached the notebook (JupyterLab's command mode) and R is no redo here
+    assert page.evaluate("window.keysSeen") == []
+    assert sent(page, "redo") == []
+    expect(board).to_have_attribute("data-lm-suppress-shortcuts", "true")
+
+
+def test_bf_enter_places_the_preview_at_the_focus_ring(bf):
+    game, _widget, _, page = bf
+    to_placement(page)
+    board = page.locator(".gw-board")
+    page.mouse.move(0, 0)
+    board.focus()
+    # move the focus ring to A1 with the keys, the preview follows it
+    for _ in range(10):
+        page.keyboard.press("ArrowUp")
+        page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowDown")  # A2
+    expect(board).to_have_attribute("aria-activedescendant", re.compile(r"-c9$"))
+    expect(preview(page)).to_have_attribute("data-move", "I:A2,B2,C2,D2")
+    v = version(page)
+    page.keyboard.press("Enter")
+    wait_version(page, v + 1)
+    assert str(game.history[-1]) == "I:A2,B2,C2,D2"
+    expect(cell(page, "A2")).to_have_attribute("aria-label", "A2, X")
+
+
+def test_bf_gap_fill_is_shown(page, server):
+    """A placement that leaves a gap (BF-8): the gap cells are highlighted and announced."""
+    game = gw.BlockFour(x_table=("L", "Z"))
+    widget = game.widget(playing=False)
+    fh.open_widget(page, server, widget)
+    bid(page, 0, "IT")
+    bid(page, 1, "LZ")
+    # X's I on B1..E1, then O's L on A2..A4, B4 leaves A1 alone: a gap of one, filled for X
+    place_via_ui(page, widget, "I:B1,C1,D1,E1")
+    place_via_ui(page, widget, "L:A2,A3,A4,B4")
+    e = widget.state["extra"]
+    assert e["gaps"] == ["A1"], e
+    gap = page.locator('[data-gap="A1"]')
+    expect(gap).to_have_count(1)
+    expect(gap).to_have_class(has_class("gw-p0"))
+    expect(cell(page, "A1")).to_have_attribute("aria-label", "A1, X, gap fill")
+    expect(page.locator('[data-role="events"]')).to_contain_text("gap fill")
+    widget.close()
+
+
+def test_bf_skipped_placement_is_shown(page, server):
+    """A skip (BF-7) in a hand-made state: struck out in the order, announced."""
+    game = gw.BlockFour(seed=3)
+    game.play("IT", player=0)
+    game.play("LZ", player=1)
+    state = copy.deepcopy(game.widget().state)
+    e = state["extra"]
+    e["revealed"]["order"][0]["status"] = "skipped"
+    e["revealed"]["order"][1]["status"] = "now"
+    e["to_place"] = {"player": 1, "shape": "L"}
+    e["skipped"] = ["I:-"]
+    e["events"] = ["X's I fits nowhere: skipped (BF-7)"]
+    state.update(current_player=1, status="Turn 1: O to place L.")
+    fh.open_widget(page, server, fh.StubWidget(state))
+    item = page.locator('[data-role="order"] li').first
+    expect(item).to_have_attribute("data-status", "skipped")
+    expect(item).to_contain_text("skipped (BF-7)")
+    expect(page.locator('[data-role="events"]')).to_contain_text("fits nowhere")
+    expect(page.locator('[data-role="place"]')).to_contain_text("O places L")
+
+
+# -- agents --------------------------------------------------------------------------------
+
+
+def test_bf_person_against_random_agent_with_step(page, server):
+    game = gw.BlockFour(seed=3)
+    widget = game.widget(agents={1: gw.agents.RandomAgent(seed=1)}, playing=False)
+    fh.open_widget(page, server, widget)
+    expect(page.locator('[data-role="agents"]')).to_be_visible()
+    expect(page.locator('.bf-player[data-player="1"] [data-role="agent"]')).to_contain_text("RandomAgent")
+    step = page.locator('[data-action="step"]')
+    expect(step).to_be_disabled()
+    for turn in range(3):
+        if game.is_over:
+            break
+        # X bids two cards from its hand; the agent is to bid then
+        hand = widget.state["extra"]["hands"][0]
+        bid(page, 0, hand[:2])
+        assert widget.state["current_player"] == 1 and widget.state["agent_to_move"]
+        expect(page.locator('[data-role="agent-to-move"]')).to_be_visible()
+        expect(page.locator('.bf-player[data-player="1"] button.bf-card:enabled')).to_have_count(0)
+        v = version(page)
+        step.click()
+        wait_version(page, v + 1)
+        assert sent(page, "agent-step")[-1] == {"type": "agent-step", "version": v}
+        expect(page.locator('[data-role="reveal"] [data-role="matches"]')).to_be_visible()
+        # play the turn out: X places through the page, the agent by Step
+        while widget.state["extra"]["phase"] == "place" and not game.is_over:
+            s = widget.state
+            if s["agent_to_move"]:
+                v = version(page)
+                expect(step).to_be_enabled()
+                step.click()
+                wait_version(page, v + 1)
+            else:
+                place_via_ui(page, widget, s["legal"][len(s["legal"]) // 2], keys=turn % 2 == 0)
+    assert len(game.history) >= 6
+
+
+def test_bf_agent_bids_by_itself_while_playing(page, server):
+    game = gw.BlockFour(seed=3)
+    widget = game.widget(agents={1: gw.agents.RandomAgent(seed=2)}, playing=True, delay=0)
+    fh.open_widget(page, server, widget)
+    bid(page, 0, "IO")
+    # the page sends agent-step for O's bid; the reveal follows
+    expect(page.locator('[data-role="reveal"]')).to_be_visible(timeout=5_000)
+    assert sent(page, "agent-step")
+    assert widget.state["extra"]["revealed"]["bids"][0] == "IO"
+
+
+# -- the end ----------------------------------------------------------------------------------
+
+
+def finished_game(seed=4):
+    import random
+
+    game = gw.BlockFour(seed=seed)
+    rnd = random.Random(seed)
+    while not game.is_over:
+        game.play(rnd.choice(game.legal_moves()))
+    return game
+
+
+def test_bf_winner_is_highlighted(page, server):
+    game = finished_game()
+    widget = game.widget(playing=False)
+    fh.open_widget(page, server, widget)
+    (w,) = game.winners
+    expect(page.locator('[data-role="status"]')).to_have_class(has_class("is-over"))
+    expect(page.locator('[data-role="status"]')).to_contain_text(widget.state["status"])
+    expect(page.locator(f'.bf-player[data-player="{w}"]')).to_have_class(has_class("is-winner"))
+    expect(page.locator(f'.bf-player[data-player="{w}"] [data-col="status"]')).to_have_text("winner")
+    expect(page.locator(f'.bf-player[data-player="{1 - w}"]')).not_to_have_class(has_class("is-winner"))
+    expect(page.locator(f'.bf-player[data-player="{w}"] [data-col="fields"]')).to_have_text(
+        str(widget.state["extra"]["fields_controlled"][w])
+    )
+    # controlled fields are tinted in their controller's colour
+    for k, f in enumerate(widget.state["extra"]["fields"]):
+        tint = page.locator(f'.bf-tint[data-field="{k + 1}"]')
+        expect(tint).to_have_attribute("data-controller", str(f["controller"]))
+    expect(page.locator('[data-role="bid"]')).to_be_hidden()
+    expect(page.locator('[data-role="place"]')).to_be_hidden()
+    assert page.locator("button.bf-card:enabled").count() == 0
+    widget.close()
+
+
+def test_bf_draw_is_shown_as_such(page, server):
+    game = finished_game()
+    state = copy.deepcopy(game.widget().state)
+    state.update(winners=[0, 1], status="A draw: 3 fields and 40 spaces each (BF-11).", current_player=None)
+    fh.open_widget(page, server, fh.StubWidget(state))
+    for p in (0, 1):
+        expect(page.locator(f'.bf-player[data-player="{p}"]')).to_have_class(has_class("is-draw"))
+        expect(page.locator(f'.bf-player[data-player="{p}"] [data-col="status"]')).to_have_text("draw")
+    assert page.locator(".bf-player.is-winner").count() == 0
+    expect(page.locator('[data-role="status"]')).to_contain_text("draw")
+
+
+def test_bf_hand_made_state_without_orientations_still_draws(page, server):
+    """A partial state (no orientations, no revealed): nothing throws, cards still draw."""
+    n = 81
+    state = {
+        "game": "blockfour",
+        "version": 3,
+        "rows": 9,
+        "cols": 9,
+        "players": ["X", "O"],
+        "current_player": 0,
+        "cells": [""] * n,
+        "owners": [-1] * n,
+        "legal": ["T:B2,C2,D2,C3"],
+        "forbidden": [],
+        "forbidden_rule": "",
+        "last_move": None,
+        "history": [],
+        "future": [],
+        "is_over": False,
+        "winners": [],
+        "status": "X to place T.",
+        "message": "",
+        "message_kind": "",
+        "seats": ["", ""],
+        "agent_to_move": False,
+        "extra": {
+            "phase": "place",
+            "turn": 1,
+            "to_place": {"player": 0, "shape": "T"},
+            "hands": [["I"], ["L", "O"]],
+            "tables": [["T"], []],
+        },
+    }
+    fh.open_widget(page, server, fh.StubWidget(state))
+    expect(card(page, "T", 0)).to_have_attribute("data-where", "table")
+    cell(page, "B2").hover()
+    expect(preview(page)).to_have_attribute("data-move", "T:B2,C2,D2,C3")
+    expect(preview(page)).to_have_attribute("data-legal", "true")

@@ -1,0 +1,230 @@
+"""Terminal play of Block Four (RULES BF-1..BF-13, C-2, C-5):
+``python -m gridwidgets play blockfour``."""
+
+import io
+import os
+import subprocess
+import sys
+
+import pexpect
+import pytest
+
+from gridwidgets import BlockFour
+from gridwidgets.agents import RandomAgent
+from gridwidgets.cli import CLEAR, blockfour_board, play_blockfour
+from gridwidgets.games.blockfour import HIDDEN, Bid
+
+# X holds I O Z (table L T), O all five; IO against LT: no match,
+# placements X I, O L, X O, O T (BF-6)
+TURN_1 = ["IO", "", "LT", "I:A1,B1,C1,D1", "A3 A4 A5 B5", "h1,i1,h2,i2", "E7 F7 G7 F8"]
+
+
+def run(inputs, game=None, agents=None, clear=True):
+    answers = iter(inputs)
+    prompts = []
+
+    def read(prompt):
+        prompts.append(prompt)
+        return next(answers)
+
+    out = io.StringIO()
+    game = game if game is not None else BlockFour(x_table=("L", "T"))
+    play_blockfour(game, agents=agents, read=read, out=out, clear=clear)
+    return game, prompts, out.getvalue()
+
+
+def position(rows, x_table=("L", "T")):
+    """A constructed position: the board set directly (as in test_blockfour_rules)."""
+    g = BlockFour(x_table=x_table)
+    g._board = [{"X": 0, "O": 1, ".": -1}[ch] for row in rows for ch in row]
+    return g
+
+
+def test_bf_terminal_hot_seat_turn_reveal_and_placements():
+    game, prompts, out = run([*TURN_1, "q"])
+    assert [str(m) for m in game.history] == [
+        "IO", "LT", "I:A1,B1,C1,D1", "L:A3,A4,A5,B5", "O:H1,I1,H2,I2", "T:E7,F7,G7,F8",
+    ]
+    assert game.phase == "bid" and game.turn == 2
+    assert prompts[0] == "X, choose two cards of your hand I O Z (e.g. IO): "
+    assert prompts[1] == "O, press Enter: "
+    assert prompts[2] == "O, choose two cards of your hand I L O T Z (e.g. IL): "
+    assert prompts[3].startswith("X, place I: four empty spaces (e.g. ")
+    assert prompts[4].startswith("O, place L: ")
+    assert "Bids revealed: X IO, O LT: 0 cards match (BF-6)." in out
+    assert "Placements in order: X I, O L, X O, O T." in out
+    assert "This turn: X I done, O L now, X O, O T." in out
+    assert "X placed I on A1 B1 C1 D1." in out and "O placed T on E7 F7 G7 F8." in out
+    # hands and tables with the card numbers (BF-2, BF-10)
+    assert "X  hand I(1) O(3) Z(5)            table L(2) T(4)  to bid" in out
+    assert "  O  hand I(1) O(3) Z(5)  table L(2) T(4)" in out
+    assert out.rstrip().endswith("Goodbye.")
+
+
+def test_bf5_hot_seat_clears_the_screen_so_o_never_sees_xs_bid():
+    _, prompts, out = run(["IZ", "", "q"])
+    assert out.count(CLEAR) == 1
+    before, after = out.split(CLEAR)
+    assert "X has bid." in before
+    assert after.startswith("X has bid. Pass the keyboard to O, then press Enter.")
+    # nothing after the clear tells X's cards: X's line says only "has bid"
+    assert "IZ" not in after and "I Z" not in after and "X  hand I(1) O(3) Z(5)" in after
+    assert "has bid" in after.split("X  hand", 1)[1].splitlines()[0]
+    assert prompts == ["X, choose two cards of your hand I O Z (e.g. IO): ", "O, press Enter: ",
+                       "O, choose two cards of your hand I L O T Z (e.g. IL): "]
+
+
+def test_bf5_no_clear_without_a_second_person_or_when_turned_off():
+    _, _, out = run(["IZ", "", "q"], clear=False)
+    assert CLEAR not in out and "Pass the keyboard to O" in out
+    _, _, out = run(["IZ", "q"], agents={1: RandomAgent(seed=1)})
+    assert CLEAR not in out and "Pass the keyboard" not in out
+
+
+def test_bf_terminal_bids_by_letters_or_card_numbers():
+    game, _, _ = run(["o i", "", "2,4", "q"])
+    assert [str(b) for b in game.revealed] == ["IO", "LT"]
+
+
+def test_bf_terminal_illegal_input_names_the_rule_and_asks_again():
+    inputs = ["LT", "II", "hello", "IO", "", "LT",
+              "I:A1,B1,C1,C2", "A1 B1 C1", "IZ", "A1 B1 C1 D1", "A1 A2 A3 B3", "A2 A3 A4 B4", "q"]
+    game, prompts, out = run(inputs)
+    assert "Illegal move: X does not hold L, T (hand: IOZ): a bid is two cards from the hand (BF-5)" in out
+    assert "Illegal move: a bid is two different cards, not 'II' (BF-5)" in out
+    unreadable = "cannot read 'hello': a bid is two cards like 'IT', a placement like 'T:B2,C2,D2,C3' (BF-12)"
+    assert f"Illegal move: {unreadable}" in out
+    assert "Illegal move: A1, B1, C1, C2 do not form the I shape (in any rotation or mirror image) (BF-3)" in out
+    assert "Illegal move: cannot read 'A1 B1 C1'" in out
+    assert "Illegal move: it is the placement phase: bids come at the start of the next turn (BF-6)" in out
+    assert "Illegal move: A1 is not empty: a shape is filled on four empty spaces (BF-7)" in out
+    # the same prompt after each refusal
+    assert prompts[0] == prompts[1] == prompts[2] == prompts[3]
+    assert [str(m) for m in game.history] == ["IO", "LT", "I:A1,B1,C1,D1", "L:A2,A3,A4,B4"]
+
+
+def test_bf_terminal_help_lists_bids_and_some_placements():
+    _, _, out = run(["?", "IO", "", "LT", "?", "q"])
+    assert "Your bids (3): IO IZ OZ" in out
+    assert "108 placements of I fit; some: A1 B1 C1 D1; " in out  # 8 of them, spread out
+
+
+def test_bf5_undo_withdraws_a_hidden_bid_and_takes_back_placements():
+    game, _, out = run(["u", "IO", "", "u", "IZ", "", "LT", "A1 B1 C1 D1", "u", "q"])
+    assert "Nothing to undo." in out
+    assert "Undone: 1 move taken back (a hidden bid is withdrawn, BF-5)." in out
+    assert "Undone: 1 move taken back." in out
+    assert [str(m) for m in game.history] == ["IZ", "LT"] and game.to_place == (0, "I")
+
+
+def test_bf5_an_agent_bids_from_its_view_without_the_persons_bid():
+    seen = []
+
+    class Spy(RandomAgent):
+        def choose(self, game):
+            seen.append((game.phase, game._bids[0]))
+            return super().choose(game)
+
+    game, _, out = run(["OZ", "q"], agents={1: Spy(seed=3)})
+    assert seen[0] == ("bid", Bid(0, HIDDEN))
+    assert "O (RandomAgent(seed=3)) has bid." in out
+    assert "Bids revealed: X OZ, O " in out
+    assert game.revealed is not None and str(game.revealed[0]) == "OZ"
+
+
+def test_bf5_an_agent_x_bids_first_and_its_bid_is_not_shown_before_the_reveal():
+    _, prompts, out = run(["IL", "q"], agents={0: RandomAgent(seed=2)})
+    before = out.split("Bids revealed")[0]
+    assert "X (RandomAgent(seed=2)) has bid." in before
+    assert "X is played by RandomAgent(seed=2); it sees only what X may know (BF-5)." in out
+    revealed_x = out.split("Bids revealed: X ")[1][:2]
+    assert f"X {revealed_x}" not in before and revealed_x not in before.split("has bid.")[-1]
+    assert prompts[0] == "O, choose two cards of your hand I L O T Z (e.g. IL): "
+
+
+def test_bf7_bf8_skips_and_gap_fills_are_announced():
+    rows = ["".join("X" if (r + c) % 2 else "." for c in range(9)) for r in range(9)]
+    rows = [row.replace("X", "O", 2) for row in rows]
+    _, _, out = run(["IO", "", "LT", "q"], game=position(rows))
+    assert "  * X's I fits nowhere: skipped (BF-7)" in out
+    assert "  * O's T fits nowhere: skipped (BF-7)" in out
+    wall = "XOXOXOXOX"
+    g = position([".....OXOX", wall] + ["........."] * 7)
+    _, _, out = run(["IO", "", "LT", "A1 B1 C1 D1", "q"], game=g)
+    assert "X placed I on A1 B1 C1 D1.\n  * gap fill (BF-8): E1 to O" in out
+
+
+def test_bf_terminal_board_shows_fields_counts_and_control():
+    g = position(["XXX......", "XXO......"] + ["........."] * 7)
+    lines = blockfour_board(g).splitlines()
+    assert lines[0] == "      A B C   D E F   G H I"
+    assert lines[1] == lines[5] == lines[9] == lines[13] == "    +-------+-------+-------+"
+    assert lines[2].startswith("  1 | X X X | . . . | . . . |   field 1      field 2      field 3")
+    assert lines[3].endswith("X 5  O 1     X 0  O 0     X 0  O 0")
+    assert lines[4].endswith("X controls")
+    _, _, out = run(["q"], game=g)
+    assert "Control (BF-9): X 1 field, O 0 fields; 5 fields win. Spaces: X 5, O 1." in out
+
+
+def test_bf_terminal_two_agents_play_to_the_end():
+    game, prompts, out = run([], game=BlockFour(seed=3), agents={0: RandomAgent(seed=1), 1: RandomAgent(seed=2)})
+    assert prompts == [] and game.is_over
+    assert out.rstrip().endswith(game.status())
+    assert "The end." in out
+
+
+def test_bf_terminal_end_of_input_says_goodbye():
+    def read(prompt):
+        raise EOFError
+
+    out = io.StringIO()
+    game = play_blockfour(BlockFour(seed=1), read=read, out=out)
+    assert not game.history and not any(game.pending_bids) and out.getvalue().rstrip().endswith("Goodbye.")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [(["--x-table", "LL"], "BF-4"), (["--agent", "z"], "x or o"), (["--rows", "5"], "BF-1")],
+)
+def test_bf_cli_rejects_bad_options(args, message):
+    proc = subprocess.run(
+        [sys.executable, "-m", "gridwidgets", "play", "blockfour", *args],
+        capture_output=True, text=True, timeout=30,
+    )
+    assert proc.returncode == 2 and message in proc.stderr
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pexpect needs a pty")
+def test_bf_python_m_gridwidgets_play_blockfour_against_an_agent():
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "gridwidgets", "play", "blockfour", "--x-table", "LT", "--agent", "o", "--agent-seed", "1"],
+        env=env, encoding="utf-8", timeout=20, dimensions=(50, 100),
+    )
+    try:
+        child.expect_exact("O is played by RandomAgent(seed=1)")
+        child.expect_exact("X, choose two cards of your hand I O Z (e.g. IO): ")
+        child.sendline("LZ")
+        child.expect_exact("Illegal move: X does not hold L (hand: IOZ): a bid is two cards from the hand (BF-5)")
+        child.expect_exact("X, choose two cards of your hand I O Z (e.g. IO): ")
+        child.sendline("1 5")  # card numbers: I and Z
+        child.expect_exact("O (RandomAgent(seed=1)) has bid.")
+        child.expect(r"Bids revealed: X IZ, O ([ILOTZ]{2}): \d cards? match")
+        child.expect(r"Placements in order: ([^\r\n]+)\.")
+        # a couple of X's placements: take the spaces of the example in the prompt
+        for _ in range(2):
+            i = child.expect([r"X, place ([ILOTZ]): four empty spaces \(e\.g\. ([A-I]\d(?: [A-I]\d){3})\): ",
+                              r"X, choose two cards"])
+            if i == 1:
+                break
+            cells = child.match.group(2)
+            child.sendline(cells)
+            child.expect_exact(f"X placed {child.match.group(1)} on {cells}.")
+        child.expect_exact(": ")
+        child.sendline("q")
+        child.expect_exact("Goodbye.")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    assert child.exitstatus == 0
