@@ -40,6 +40,30 @@ def text_board(rows: int, cols: int, cell_text: Callable[[Cell], str]) -> str:
     return "\n".join(lines)
 
 
+def _frame(rows: int, cols: int, margin: float, cell: float, width: float, height: float, title: str) -> list[str]:
+    """The opening of a static board: the svg element, its title, a white
+    background, and the column letters and row numbers (C-2)."""
+    label = max(6.0, min(11.0, cell * 0.5))
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="gw-static" width="{width:.0f}" height="{height:.0f}" '
+        f'viewBox="0 0 {width:.1f} {height:.1f}" font-family="sans-serif" role="img" aria-label="{escape(title)}">',
+        f"<title>{escape(title)}</title>",
+        f'<rect x="0" y="0" width="{width:.1f}" height="{height:.1f}" fill="#ffffff"/>',
+    ]
+    for c in range(cols):
+        x = margin + (c + 0.5) * cell
+        out.append(
+            f'<text x="{x:.1f}" y="{margin - 5}" font-size="{label:.1f}" text-anchor="middle" '
+            f'fill="#555">{col_label(c)}</text>'
+        )
+    for r in range(rows):
+        y = margin + (r + 0.5) * cell + label * 0.35
+        out.append(
+            f'<text x="{margin - 3}" y="{y:.1f}" font-size="{label:.1f}" text-anchor="end" fill="#555">{r + 1}</text>'
+        )
+    return out
+
+
 def svg_board(
     rows: int,
     cols: int,
@@ -78,22 +102,7 @@ def svg_board(
     width = margin + cell * cols + 4
     height = margin + cell * rows + 4
     font = max(6.0, cell * 0.55)
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="gw-static" width="{width:.0f}" '
-        f'height="{height:.0f}" viewBox="0 0 {width:.1f} {height:.1f}" '
-        f'font-family="sans-serif" role="img" aria-label="{escape(title)}">',
-        f"<title>{escape(title)}</title>",
-        f'<rect x="0" y="0" width="{width:.1f}" height="{height:.1f}" fill="#ffffff"/>',
-    ]
-    for c in range(cols):
-        x = margin + (c + 0.5) * cell
-        out.append(
-            f'<text x="{x:.1f}" y="{margin - 5}" font-size="11" text-anchor="middle" '
-            f'fill="#555">{col_label(c)}</text>'
-        )
-    for r in range(rows):
-        y = margin + (r + 0.5) * cell + 4
-        out.append(f'<text x="{margin - 4}" y="{y:.1f}" font-size="11" text-anchor="end" fill="#555">{r + 1}</text>')
+    out = _frame(rows, cols, margin, cell, width, height, title)
     for r in range(rows):
         for c in range(cols):
             x, y = margin + c * cell, margin + r * cell
@@ -167,23 +176,7 @@ def svg_tiles(
     margin = 18
     cell = max(6.0, (size_px - margin - 4) / size)
     total = margin + cell * size + 4
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="gw-static" width="{total:.0f}" height="{total:.0f}" '
-        f'viewBox="0 0 {total:.1f} {total:.1f}" font-family="sans-serif" role="img" aria-label="{escape(title)}">',
-        f"<title>{escape(title)}</title>",
-        f'<rect x="0" y="0" width="{total:.1f}" height="{total:.1f}" fill="#ffffff"/>',
-    ]
-    label = max(6.0, min(11.0, cell * 0.6))
-    for i in range(size):
-        x = margin + (i + 0.5) * cell
-        out.append(
-            f'<text x="{x:.1f}" y="{margin - 5}" font-size="{label:.1f}" text-anchor="middle" '
-            f'fill="#555">{col_label(i)}</text>'
-        )
-        out.append(
-            f'<text x="{margin - 3}" y="{x + label * 0.35:.1f}" font-size="{label:.1f}" text-anchor="end" '
-            f'fill="#555">{i + 1}</text>'
-        )
+    out = _frame(size, size, margin, cell, total, total, title)
     out.append(
         f'<rect x="{margin}" y="{margin}" width="{cell * size:.1f}" height="{cell * size:.1f}" '
         f'fill="#f4f4f5" stroke="#a1a1aa" stroke-width="1"/>'
@@ -232,6 +225,8 @@ def svg_walls(
     visited: Iterable[Cell] = (),
     original: Iterable[tuple[Cell, Cell]] = (),
     placed: Iterable[tuple[Cell, Cell]] = (),
+    runner_player: int = 1,
+    blocker_player: int = 0,
     size_px: int = 320,
     title: str = "",
 ) -> str:
@@ -244,26 +239,15 @@ def svg_walls(
         runner: the runner's tile, a disc.
         visited: tiles scored this round, tinted.
         original: original walls as pairs of adjacent cells (dark).
-        placed: walls placed this round (in the blocker's colour, dashed ends).
+        placed: walls placed this round, in the blocker's colour.
+        runner_player, blocker_player: whose colours the runner and the placed walls take.
         size_px: width in CSS pixels.
         title: an accessible title.
     """
     margin = 18
     cell = max(8.0, (size_px - margin - 6) / size)
     total = margin + cell * size + 6
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="gw-static" width="{total:.0f}" height="{total:.0f}" '
-        f'viewBox="0 0 {total:.1f} {total:.1f}" font-family="sans-serif" role="img" aria-label="{escape(title)}">',
-        f"<title>{escape(title)}</title>",
-        f'<rect x="0" y="0" width="{total:.1f}" height="{total:.1f}" fill="#ffffff"/>',
-    ]
-    label = max(6.0, min(11.0, cell * 0.45))
-    for i in range(size):
-        x = margin + (i + 0.5) * cell
-        out.append(f'<text x="{x:.1f}" y="{margin - 5}" font-size="{label:.1f}" text-anchor="middle" fill="#555">'
-                   f"{col_label(i)}</text>")
-        out.append(f'<text x="{margin - 3}" y="{x + label * 0.35:.1f}" font-size="{label:.1f}" text-anchor="end" '
-                   f'fill="#555">{i + 1}</text>')
+    out = _frame(size, size, margin, cell, total, total, title)
     hole_set, seen = set(holes), set(visited)
     for r in range(size):
         for c in range(size):
@@ -291,7 +275,8 @@ def svg_walls(
                    f'stroke-width="4" stroke-linecap="round"/>')
     for a, b in placed:
         x1, y1, x2, y2 = edge(a, b)
-        out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{PLAYER_COLOURS[1]}" '
+        wall = PLAYER_COLOURS[blocker_player]
+        out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{wall}" '
                    f'stroke-width="4" stroke-linecap="round"/>')
     if start is not None:
         r, c = start
@@ -305,6 +290,6 @@ def svg_walls(
     if runner is not None:
         r, c = runner
         out.append(f'<circle cx="{margin + (c + 0.5) * cell:.1f}" cy="{margin + (r + 0.5) * cell:.1f}" '
-                   f'r="{cell * 0.26:.1f}" fill="{PLAYER_COLOURS[0]}" stroke="#ffffff" stroke-width="2"/>')
+                   f'r="{cell * 0.26:.1f}" fill="{PLAYER_COLOURS[runner_player]}" stroke="#ffffff" stroke-width="2"/>')
     out.append("</svg>")
     return "\n".join(out)

@@ -151,6 +151,14 @@ def placement_order(x: Bid, o: Bid) -> list[tuple[int, str]]:
     return []
 
 
+#: per space, its orthogonal neighbours (BF-8)
+_NEIGHBOURS4 = tuple(
+    tuple((r + dr) * SIZE + c + dc for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
+          if 0 <= r + dr < SIZE and 0 <= c + dc < SIZE)
+    for r in range(SIZE)
+    for c in range(SIZE)
+)
+
 _PLACE = re.compile(r"^\s*([ILOTZilotz])\s*:\s*(.*?)\s*$")
 
 
@@ -518,33 +526,15 @@ class BlockFour(Game):
                 continue
             region = [start]
             seen[start] = True
-            k = 0
-            while k < len(region) and len(region) <= 3:
-                i = region[k]
-                k += 1
-                r, c = divmod(i, SIZE)
-                for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-                    if 0 <= rr < SIZE and 0 <= cc < SIZE:
-                        j = rr * SIZE + cc
-                        if board[j] == EMPTY and not seen[j]:
-                            seen[j] = True
-                            region.append(j)
+            for i in region:  # grows while it is walked: a flood fill
+                for j in _NEIGHBOURS4[i]:
+                    if board[j] == EMPTY and not seen[j]:
+                        seen[j] = True
+                        region.append(j)
             if len(region) <= 3:
                 for i in region:
                     board[i] = player
                 filled.extend(region)
-            else:
-                # mark the rest of this big region as seen
-                stack = region[k:]
-                while stack:
-                    i = stack.pop()
-                    r, c = divmod(i, SIZE)
-                    for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-                        if 0 <= rr < SIZE and 0 <= cc < SIZE:
-                            j = rr * SIZE + cc
-                            if board[j] == EMPTY and not seen[j]:
-                                seen[j] = True
-                                stack.append(j)
         return sorted(filled)
 
     def _end_turn(self) -> None:

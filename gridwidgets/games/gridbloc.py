@@ -719,6 +719,8 @@ class GridBloc(Game):
             visited=[c for c in self.scored if c != self.start],
             original=[(w.a, w.b) for w in self.original_walls],
             placed=[(w.a, w.b) for w in self.placed_walls],
+            runner_player=self.runner_player,
+            blocker_player=self.blocker_player,
             size_px=size,
             title=f"GridBloc: {self.status()}",
         )
