@@ -138,6 +138,8 @@ export class GridView implements Board {
   private dragging = false;
 
   private readonly cleanups: Array<() => void> = [];
+  /** Listeners of the layer's own traits (`GameLayer.traits`), per layer. */
+  private traitOffs: Array<() => void> = [];
 
   constructor(model: AnyModel<WidgetTraits>, el: HTMLElement) {
     this.model = model;
@@ -267,6 +269,27 @@ export class GridView implements Board {
 
   send(intent: Intent | { type: string; [key: string]: unknown }): void {
     this.model.send(intent);
+  }
+
+  trait(name: string): unknown {
+    return (this.model as unknown as AnyModel<Record<string, unknown>>).get(name);
+  }
+
+  setTrait(name: string, value: unknown): void {
+    const m = this.model as unknown as AnyModel<Record<string, unknown>>;
+    m.set(name, value);
+    m.save_changes();
+  }
+
+  /** Redraw when one of the layer's own traits changes. */
+  private listenLayerTraits(): void {
+    for (const off of this.traitOffs.splice(0)) off();
+    const m = this.model as unknown as AnyModel<Record<string, unknown>>;
+    for (const t of this.layer.traits ?? []) {
+      const fn = (): void => this.update();
+      m.on(`change:${t}`, fn);
+      this.traitOffs.push(() => m.off(`change:${t}`, fn));
+    }
   }
 
   // ---- events -------------------------------------------------------------------------
@@ -497,7 +520,11 @@ export class GridView implements Board {
     const key = [s.game, s.rows, s.cols, showLabels, s.col_labels.join(","), s.row_labels.join(",")].join("|");
     this.current = s;
     if (key !== this.buildKey) {
-      this.layer = layerFor(s.game);
+      const layer = layerFor(s.game);
+      if (layer !== this.layer || this.buildKey === "") {
+        this.layer = layer;
+        this.listenLayerTraits();
+      }
       this.buildBoard(s, showLabels);
       this.buildKey = key;
     }
@@ -899,6 +926,7 @@ export class GridView implements Board {
 
   destroy(): void {
     this.cancelTimer();
+    for (const off of this.traitOffs.splice(0)) off();
     for (const f of this.cleanups.splice(0)) f();
     this.root.remove();
   }

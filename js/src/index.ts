@@ -6,6 +6,7 @@ import type { WidgetTraits } from "./types";
 import "./games/gridlock";
 import "./games/gridmaster4";
 import "./games/blockfour";
+import "./games/gridbloc";
 import "./widget.css";
 
 export { registerGame, layerFor, playerClass } from "./games/layer";

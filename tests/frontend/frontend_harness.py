@@ -20,8 +20,9 @@ HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 STATIC = ROOT / "gridwidgets" / "static"
 CHROMIUM = pathlib.Path("/usr/bin/chromium")
-#: the traits the front end reads (docs/frontend.md)
-TRAITS = ("state", "show_forbidden", "show_labels", "show_legal", "playing", "delay")
+#: the traits the front end reads (docs/frontend.md); a widget without one
+#: of them (GridBloc's ``show_region``, ``editing``, ``board_json``) skips it
+TRAITS = ("state", "show_forbidden", "show_labels", "show_legal", "playing", "delay", "show_region", "editing", "board_json")
 
 
 class _Handler(http.server.BaseHTTPRequestHandler):

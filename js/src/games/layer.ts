@@ -38,6 +38,10 @@ export interface Board {
   notation(row: number, col: number): string;
   /** Send an intent to Python (`{type: ...}`); Python checks everything. */
   send(intent: { type: string; [key: string]: unknown }): void;
+  /** The value of a synced trait of the widget (e.g. a game's own toggle). */
+  trait(name: string): unknown;
+  /** Set a synced trait from the page (a toggle) and save it to Python. */
+  setTrait(name: string, value: unknown): void;
 }
 
 export interface GameLayer {
@@ -50,6 +54,11 @@ export interface GameLayer {
    * so the shared agents group leaves out its list of agent seats.
    */
   showsSeats?: boolean;
+  /**
+   * Synced traits of this game's widget beyond the shared ones (e.g. GridBloc's
+   * `show_region`, `editing`, `board_json`): the view redraws when one changes.
+   */
+  traits?: string[];
   /**
    * A key that changes whenever the piece of cell `i` must be redrawn.
    * Default: the piece text and the owner.
