@@ -55,6 +55,9 @@ class StartMove:
     def __str__(self) -> str:
         return f"start {cell_name(self.cell)}"
 
+    def __repr__(self) -> str:
+        return f"StartMove({str(self)!r})"
+
 
 @dataclass(frozen=True)
 class Done:
@@ -62,6 +65,10 @@ class Done:
 
     def __str__(self) -> str:
         return "done"
+
+
+def _points(n: int) -> str:
+    return f"{n} point{'s' if n != 1 else ''}"
 
 
 def load_preset(name: str) -> dict[str, Any]:
@@ -80,11 +87,14 @@ def load_preset(name: str) -> dict[str, Any]:
 
 
 @lru_cache(maxsize=64)
-def _geometry(size: int) -> tuple[dict[tuple[int, int], int], list[tuple[int, int]], list[list[tuple[int, ...]]]]:
+def _geometry(
+    size: int,
+) -> tuple[dict[tuple[int, int], int], list[tuple[int, int]], list[list[tuple[int, ...]]], tuple[Wall, ...]]:
     """Edge ids (``(i, j)`` tile indices, i < j, orthogonal neighbours -> id),
-    the tiles of each edge, and per tile its 8 possible steps (GB-3):
+    the tiles of each edge, per tile its 8 possible steps (GB-3):
     ``(j, e)`` for an orthogonal step across edge ``e``, ``(j, ab, bd, ac, cd)``
-    for a diagonal one, with the four edges around the corner it passes."""
+    for a diagonal one, with the four edges around the corner it passes;
+    and the :class:`Wall` of each edge."""
     edges: dict[tuple[int, int], int] = {}
     back: list[tuple[int, int]] = []
     for r in range(size):
@@ -115,7 +125,8 @@ def _geometry(size: int) -> tuple[dict[tuple[int, int], int], list[tuple[int, in
                     k = r * size + cc  # beside both, in A's row
                     out.append((j, e(i, b), e(b, j), e(i, k), e(k, j)))
             steps.append(out)
-    return edges, back, steps
+    walls = tuple(Wall(divmod(i, size), divmod(j, size)) for i, j in back)  # type: ignore[arg-type]
+    return edges, back, steps, walls
 
 
 class GridBloc(Game):
@@ -148,7 +159,9 @@ class GridBloc(Game):
     """
 
     game_id = "gridbloc"
-    _static = frozenset({"_edge_ids", "_edge_tiles", "_step_table", "_hole_mask", "_hole_edge", "_holes"})
+    _static = frozenset(
+        {"_edge_ids", "_edge_tiles", "_step_table", "_wall_objs", "_hole_mask", "_hole_edge", "_holes"}
+    )
     players = ("Player One", "Player Two")
     end_rule = "GB-7"
     turn_rule = "GB-4"
@@ -175,7 +188,9 @@ class GridBloc(Game):
                 preset = "classic" if size == 9 else "blank"
             spec = dict(load_preset(preset))
             if preset != "blank" and spec.get("size") != size:
-                raise ValueError(f"the {preset!r} preset is {spec.get('size')}x{spec.get('size')}, not {size}x{size}")
+                raise ValueError(
+                    f"the {preset!r} preset is {spec.get('size')}x{spec.get('size')}, not {size}x{size} (GB-1)"
+                )
             spec["size"] = size
             spec["preset"] = preset
         size = spec["size"]
@@ -185,7 +200,7 @@ class GridBloc(Game):
         self.size = self.rows = self.cols = int(size)
         self._preset = spec.get("preset")
         n = self.size * self.size
-        self._edge_ids, self._edge_tiles, self._step_table = _geometry(self.size)
+        self._edge_ids, self._edge_tiles, self._step_table, self._wall_objs = _geometry(self.size)
         try:
             self._holes = sorted({self._tile(h) for h in [*spec.get("holes", []), *holes]})
             if start is None:
@@ -288,8 +303,7 @@ class GridBloc(Game):
         return edge
 
     def _edge_wall(self, edge: int) -> Wall:
-        i, j = self._edge_tiles[edge]
-        return Wall(divmod(i, self.size), divmod(j, self.size))  # type: ignore[arg-type]
+        return self._wall_objs[edge]
 
     def _touches_hole(self, edge: int) -> bool:
         i, j = self._edge_tiles[edge]
@@ -437,23 +451,26 @@ class GridBloc(Game):
         if self._phase == "over":
             return []
         if self._phase == "setup":
-            walls = [self._edge_wall(e) for e in range(len(self._edge_tiles)) if self._is_open(e)]
+            walls = self._open_walls()
             starts = [StartMove(divmod(i, self.size)) for i in range(self.size**2)  # type: ignore[arg-type]
                       if not self._hole_mask[i] and i != self._start]
             return [*walls, *starts, Done()]
         if self._to_act == "run":
             return [CellMove(divmod(j, self.size)) for j in sorted(self._steps(self._runner))]  # type: ignore[arg-type]
-        return [self._edge_wall(e) for e in range(len(self._edge_tiles)) if self._is_open(e)]
+        return self._open_walls()
+
+    def _open_walls(self) -> list[Wall]:
+        """Every open interior edge as a :class:`Wall` (not a wall, not next to a hole)."""
+        walls = self._wall_objs
+        return [walls[e] for e, shut in enumerate(self._shut) if not shut]
 
     def _is_open(self, edge: int) -> bool:
-        return not self._walls[edge] and not self._touches_hole(edge)
+        return not self._shut[edge]
 
     def _check(self, move: Any) -> None:
         if self._phase == "setup":
             if isinstance(move, Wall):
-                e = self._wall_edge(move)
-                if not self._is_open(e):
-                    raise IllegalMoveError(f"{move} is already closed: one wall per edge", rule="GB-2", move=move)
+                self._check_open(self._wall_edge(move), move)
             elif isinstance(move, StartMove):
                 i = move.cell[0] * self.size + move.cell[1]
                 if self._hole_mask[i]:
@@ -477,6 +494,12 @@ class GridBloc(Game):
             r, c = move.cell
             j = r * self.size + c
             ri, ci = divmod(self._runner, self.size)
+            if (r, c) == (ri, ci):
+                raise IllegalMoveError(
+                    f"the runner is on {cell_name(move.cell)}: a step goes to one of the 8 neighbouring tiles",
+                    rule="GB-3",
+                    move=move,
+                )
             if max(abs(r - ri), abs(c - ci)) != 1:
                 raise IllegalMoveError(
                     f"{cell_name(move.cell)} is not next to the runner on {cell_name((ri, ci))}: one step to one "
@@ -496,11 +519,14 @@ class GridBloc(Game):
             raise IllegalMoveError(
                 f"it is the blocker's turn ({blocker}): place one wall", rule="GB-4", move=move
             )
-        e = self._wall_edge(move)
-        if self._touches_hole(e):
+        self._check_open(self._wall_edge(move), move)
+
+    def _check_open(self, edge: int, move: Any) -> None:
+        """A new wall goes on an open edge: not next to a hole (GB-1), not on a wall (GB-2)."""
+        if self._touches_hole(edge):
             raise IllegalMoveError(f"{move} is next to a hole: that edge is always closed", rule="GB-1", move=move)
-        if self._walls[e]:
-            raise IllegalMoveError(f"{move} is already a wall: one wall per edge", rule="GB-4", move=move)
+        if self._walls[edge]:
+            raise IllegalMoveError(f"{move} is already a wall: one wall per edge", rule="GB-2", move=move)
 
     def _apply(self, move: Any) -> None:
         self._events = []
@@ -652,7 +678,7 @@ class GridBloc(Game):
         i = cell[0] * self.size + cell[1]
         if self._hole_mask[i]:
             return "#"
-        if i == self._runner and self._phase != "over":
+        if i == self._runner:
             return "R"
         if i == self._start:
             return "*"
@@ -704,8 +730,8 @@ class GridBloc(Game):
         runner, blocker = self.players[self.runner_player], self.players[self.blocker_player]
         pts = self._round_scores[self._round - 1][self.runner_player]
         if self._to_act == "run":
-            return f"Round {self._round}: {runner} (runner, {pts} points) to step."
-        return f"Round {self._round}: {blocker} (blocker) to place a wall; {runner} has {pts} points."
+            return f"Round {self._round}: {runner} (runner, {_points(pts)}) to step."
+        return f"Round {self._round}: {blocker} (blocker) to place a wall; {runner} has {_points(pts)}."
 
     def to_svg(self, size: int = 320, show_forbidden: bool = False) -> str:
         """A static SVG: tiles, the start star, original and placed walls, the runner (GB-1, GB-2)."""
@@ -715,7 +741,7 @@ class GridBloc(Game):
             self.size,
             holes=self.holes,
             start=self.start,
-            runner=self.runner if self._phase != "over" else None,
+            runner=self.runner,
             visited=[c for c in self.scored if c != self.start],
             original=[(w.a, w.b) for w in self.original_walls],
             placed=[(w.a, w.b) for w in self.placed_walls],
