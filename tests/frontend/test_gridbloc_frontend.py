@@ -9,7 +9,6 @@ Run: ``npm run build && pytest tests/frontend``.
 from __future__ import annotations
 
 import json
-import re
 import sys
 from pathlib import Path
 
@@ -32,7 +31,6 @@ expect = sync_api.expect
 
 import gridwidgets as gw  # noqa: E402
 from gridwidgets.agents import RandomAgent  # noqa: E402
-
 
 # -- helpers ------------------------------------------------------------------------
 
@@ -112,7 +110,7 @@ def test_gb_board_draws_tiles_walls_start_and_runner(gb):
 
 
 def test_gb_step_by_click_then_wall_by_click(gb):
-    page, g, w = gb
+    page, _g, w = gb
     cell(page, "D4").click()
     wait_version(page, 1)
     assert history(w) == ["D4"]
@@ -144,7 +142,7 @@ def test_gb_step_by_click_then_wall_by_click(gb):
 
 
 def test_gb_step_through_a_wall_is_refused_naming_gb3(gb):
-    page, g, w = gb
+    page, _g, w = gb
     cell(page, "D4").click()
     wait_version(page, 1)
     wall(page, "D4|E4").click()
@@ -179,7 +177,7 @@ def test_gb_region_toggle_shades_the_region_and_counts(gb):
 def test_gb_region_dims_what_the_runner_cannot_reach(page, server):
     # original walls close A1..B2 off the rest of a 4x4 board (GB-3's corner rule included)
     g = gw.GridBloc(size=4, start="A1", walls=["B1|C1", "B2|C2", "A2|A3", "B2|B3"])
-    game, w = open_gb(page, server, g, show_region=True)
+    _game, w = open_gb(page, server, g, show_region=True)
     region = sorted(w.state["extra"]["region"])
     assert region == ["A1", "A2", "B1", "B2"]
     assert sorted(page.eval_on_selector_all("[data-region]", "els => els.map(e => e.dataset.region)")) == region
@@ -197,7 +195,7 @@ def test_gb_round_change_is_announced(page, server):
             break
         g.play(move)
     last = str(move)
-    game, w = open_gb(page, server, g)
+    _game, w = open_gb(page, server, g)
     assert "|" in last and slots(page)
     v = version(page)
     wall(page, last).click()
@@ -227,7 +225,7 @@ def test_gb_game_over_names_the_winner(page, server):
     g = gw.GridBloc(size=3)
     while not g.is_over:
         g.play(g.legal_moves()[0])
-    game, w = open_gb(page, server, g)
+    _game, _w = open_gb(page, server, g)
     expect(role(page, "round-title")).to_have_text("Game over")
     expect(role(page, "status")).to_contain_text("Game over")
     winners = list(g.winners)
@@ -311,7 +309,7 @@ def test_gb_editor_walls_start_holes_and_export(gb):
 
 
 def test_gb_editor_refusal_is_shown(gb):
-    page, g, w = gb
+    page, _g, w = gb
     page.locator('[data-action="toggle-edit"]').click()
     page.locator('[data-action="tool-hole"]').click()
     v = version(page)
@@ -354,7 +352,7 @@ def test_gb_setup_walls_start_then_done(page, server):
 
 
 def test_gb_wall_keys(gb):
-    page, g, w = gb
+    page, _g, w = gb
     cell(page, "D4").click()  # the focus ring follows the click
     wait_version(page, 1)
     board = page.locator(".gw-board")
@@ -382,7 +380,7 @@ def test_gb_wall_keys(gb):
 
 
 def test_gb_agent_blocker_with_step(page, server):
-    g, w = open_gb(page, server, agents={0: RandomAgent(seed=1)})
+    _g, w = open_gb(page, server, agents={0: RandomAgent(seed=1)})
     expect(page.locator('.gb-row[data-player="0"] [data-role="agent"]')).to_be_visible()
     cell(page, "D4").click()
     wait_version(page, 1)
