@@ -5,6 +5,7 @@ Source: ``seeds/gridlock.md``; exact rules in ``RULES.md``.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -17,6 +18,18 @@ __all__ = ["Gridlock"]
 
 EMPTY = -1
 MAX_SIZE = 26
+
+
+@lru_cache(maxsize=64)
+def _geometry(rows: int, cols: int) -> tuple[int, int, int, tuple[CellMove, ...]]:
+    """Bit masks of the whole board, of every column but the first, of every
+    column but the last; and one :class:`CellMove` per cell (bit order)."""
+    n = rows * cols
+    full = (1 << n) - 1
+    first = sum(1 << (r * cols) for r in range(rows))
+    last = sum(1 << (r * cols + cols - 1) for r in range(rows))
+    moves = tuple(CellMove(divmod(i, cols)) for i in range(n))  # type: ignore[arg-type]
+    return full, full & ~first, full & ~last, moves
 
 
 class Gridlock(Game):
@@ -61,12 +74,30 @@ class Gridlock(Game):
         self.rows = int(rows)
         self.cols = int(cols)
         self._board = np.full((self.rows, self.cols), EMPTY, dtype=np.int8)
+        # the same position as bit masks (bit r*cols+c), for fast legal moves
+        self._bits = [0, 0]
         self._to_move = 0
-        self._legal_cache: np.ndarray | None = None
+        self._geo = _geometry(self.rows, self.cols)
+        self._legal_bits: int | None = None
+
+    _static = frozenset({"_geo"})
 
     # -- rules ---------------------------------------------------------
     def options(self) -> dict[str, Any]:
         return {"rows": self.rows, "cols": self.cols}
+
+    def _mask_bits(self, player: int) -> int:
+        """Bit mask of the cells ``player`` may use (GL-3): empty, and no
+        orthogonal neighbour holds an opponent's marker."""
+        full, not_first, not_last, _ = self._geo
+        opp = self._bits[1 - player]
+        near = ((opp & not_last) << 1) | ((opp & not_first) >> 1) | (opp << self.cols) | (opp >> self.cols)
+        return full & ~(self._bits[0] | self._bits[1] | near)
+
+    def _legal(self) -> int:
+        if self._legal_bits is None:
+            self._legal_bits = self._mask_bits(self._to_move)
+        return self._legal_bits
 
     def legal_mask(self, player: int | None = None) -> np.ndarray:
         """Boolean ``(rows, cols)`` array of the cells ``player`` may use now (GL-3).
@@ -74,39 +105,26 @@ class Gridlock(Game):
         Args:
             player: 0 or 1; default the player to move.
         """
-        if player is None:
-            player = self._to_move
-            if self._legal_cache is not None:
-                return self._legal_cache.copy()
-        mask = self._mask(player)
-        if player == self._to_move:
-            self._legal_cache = mask
-        return mask.copy()
-
-    def _mask(self, player: int) -> np.ndarray:
-        b = self._board
-        opp = b == 1 - player
-        near = np.zeros_like(opp)
-        near[1:, :] |= opp[:-1, :]
-        near[:-1, :] |= opp[1:, :]
-        near[:, 1:] |= opp[:, :-1]
-        near[:, :-1] |= opp[:, 1:]
-        return (b == EMPTY) & ~near
-
-    def _legal(self) -> np.ndarray:
-        if self._legal_cache is None:
-            self._legal_cache = self._mask(self._to_move)
-        return self._legal_cache
+        bits = self._legal() if player is None else self._mask_bits(player)
+        flat = np.array([(bits >> i) & 1 for i in range(self.rows * self.cols)], dtype=bool)
+        return flat.reshape(self.rows, self.cols)
 
     def legal_moves(self) -> list[CellMove]:
         """The cells X or O may use now (GL-3), row by row; ``[]`` once the game is over."""
-        rows, cols = np.nonzero(self._legal())
-        return [CellMove((int(r), int(c))) for r, c in zip(rows, cols, strict=True)]
+        bits = self._legal()
+        moves = self._geo[3]
+        out = []
+        while bits:
+            low = bits & -bits
+            out.append(moves[low.bit_length() - 1])
+            bits ^= low
+        return out
 
     def forbidden_cells(self) -> list[Cell]:
         """Empty cells the mover may not use: next to an opponent's marker (GL-3)."""
-        near = (self._board == EMPTY) & ~self._legal()
-        return [(int(r), int(c)) for r, c in zip(*np.nonzero(near), strict=True)]
+        full = self._geo[0]
+        near = full & ~(self._bits[0] | self._bits[1]) & ~self._legal()
+        return [divmod(i, self.cols) for i in range(self.rows * self.cols) if near >> i & 1]  # type: ignore[misc]
 
     def parse_move(self, value: Any) -> CellMove:
         """Read ``"B2"``, ``"2 2"``, ``(1, 1)`` or a :class:`CellMove` (GL-5, C-2).
@@ -114,41 +132,60 @@ class Gridlock(Game):
         Raises:
             IllegalMoveError: (``C-2``/``C-1``) unreadable or off the board.
         """
-        if isinstance(value, CellMove):
+        if type(value) is CellMove:
+            r, c = value.cell
+            if 0 <= r < self.rows and 0 <= c < self.cols:
+                return value
             value = value.cell
         return CellMove(parse_cell(value, self.rows, self.cols))
 
     def _check(self, move: CellMove) -> None:
         r, c = move.cell
+        if self._legal() >> (r * self.cols + c) & 1:
+            return
         name = cell_name(move.cell)
-        if not (0 <= r < self.rows and 0 <= c < self.cols):
-            raise IllegalMoveError(f"{name} is off the board", rule="C-1", move=move)
         owner = int(self._board[r, c])
         if owner != EMPTY:
             raise IllegalMoveError(
                 f"{name} is not empty: it holds {self.players[owner]}", rule="GL-3", move=move
             )
-        if not self._legal()[r, c]:
-            opp = self.players[1 - self._to_move]
-            raise IllegalMoveError(
-                f"{name} is next to an {opp} marker: you cannot place next to an opponent's marker",
-                rule="GL-3",
-                move=move,
-            )
+        opp = self.players[1 - self._to_move]
+        raise IllegalMoveError(
+            f"{name} is next to an {opp} marker: you cannot place next to an opponent's marker",
+            rule="GL-3",
+            move=move,
+        )
 
     def _apply(self, move: CellMove) -> None:
-        self._board[move.cell] = self._to_move
+        r, c = move.cell
+        self._board[r, c] = self._to_move
+        self._bits[self._to_move] |= 1 << (r * self.cols + c)
         self._to_move = 1 - self._to_move
-        self._legal_cache = None
+        self._legal_bits = None
 
-    def _snapshot(self) -> tuple[np.ndarray, int]:
-        return self._board.copy(), self._to_move
+    def _do(self, move: CellMove) -> tuple[int, int, int | None]:
+        # a small undo record (see Game._do): the cell and the legal mask before
+        r, c = move.cell
+        record = (r, c, self._legal_bits)
+        self._apply(move)
+        return record
 
-    def _restore(self, snapshot: tuple[np.ndarray, int]) -> None:
-        board, to_move = snapshot
+    def _undo(self, record: tuple[int, int, int | None]) -> None:
+        r, c, legal = record
+        self._to_move = 1 - self._to_move
+        self._board[r, c] = EMPTY
+        self._bits[self._to_move] &= ~(1 << (r * self.cols + c))
+        self._legal_bits = legal
+
+    def _snapshot(self) -> tuple[np.ndarray, int, list[int]]:
+        return self._board.copy(), self._to_move, list(self._bits)
+
+    def _restore(self, snapshot: tuple[np.ndarray, int, list[int]]) -> None:
+        board, to_move, bits = snapshot
         self._board = board.copy()
         self._to_move = to_move
-        self._legal_cache = None
+        self._bits = list(bits)
+        self._legal_bits = None
 
     # -- state ---------------------------------------------------------
     @property
@@ -160,19 +197,19 @@ class Gridlock(Game):
     @property
     def current_player(self) -> int | None:
         """0 (X) or 1 (O); ``None`` once the mover has no legal move (GL-4)."""
-        return self._to_move if self._legal().any() else None
+        return self._to_move if self._legal() else None
 
     @property
     def winners(self) -> tuple[int, ...]:
         """``(winner,)`` once over (GL-4: no draws), else ``()``."""
-        if self._legal().any():
+        if self._legal():
             return ()
         return (1 - self._to_move,)
 
     @property
     def scores(self) -> tuple[int, ...]:
         """Markers placed by X and by O."""
-        return (int((self._board == 0).sum()), int((self._board == 1).sum()))
+        return (self._bits[0].bit_count(), self._bits[1].bit_count())
 
     @property
     def board(self) -> np.ndarray:

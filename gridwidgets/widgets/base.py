@@ -10,6 +10,7 @@ down in ``docs/frontend.md``.
 from __future__ import annotations
 
 import pathlib
+import threading
 from collections.abc import Mapping
 from typing import Any
 
@@ -19,7 +20,54 @@ import traitlets
 from ..core.errors import IllegalMoveError
 from ..core.game import Game
 
-__all__ = ["GameWidget"]
+__all__ = ["HINT_KINDS", "GameWidget", "compute_hints"]
+
+#: the hint overlays a widget offers ("" is off)
+HINT_KINDS = ("", "solve", "mcts")
+
+
+def compute_hints(kind: str, game: Game, budget: float) -> dict[str, Any]:
+    """Advice on every legal move of ``game``'s player to act.
+
+    Args:
+        kind: ``"solve"`` (exact values by ``gridwidgets.analysis.solve``) or
+            ``"mcts"`` (root statistics of ``gridwidgets.agents.MCTSAgent``).
+        game: the position, as the player to act may see it (``view_for``).
+        budget: seconds.
+
+    Returns:
+        ``{"moves": {notation: {"label", "value", "share", "best"}}, "message"}``:
+        ``value`` in -1..1 for the player to act, ``share`` the visit share
+        (MCTS) or 1/0, ``label`` what the overlay prints (``"win"``, ``"loss"``,
+        ``"draw"`` or ``"42%"``), ``best`` for the moves with the best value.
+
+    Raises:
+        ValueError, RuntimeError: when the position cannot be analysed in the
+        budget (e.g. too big to solve).
+    """
+    moves: dict[str, dict[str, Any]] = {}
+    if kind == "solve":
+        from ..analysis.solve import solve
+
+        sol = solve(game, time_limit=budget, progress=False)
+        best = {str(m) for m in sol.best_moves}
+        for move, value in sol.move_values.items():
+            label = "win" if value > 0 else "loss" if value < 0 else "draw"
+            moves[str(move)] = {"label": label, "value": float(value), "share": 1.0 if str(move) in best else 0.0,
+                                "best": str(move) in best}
+        verdict = "wins" if sol.value > 0 else "loses" if sol.value < 0 else "draws"
+        mover = game.players[game.current_player] if game.current_player is not None else "?"
+        return {"moves": moves, "message": f"{mover} {verdict} with perfect play ({sol.nodes:,} positions searched)."}
+    from ..agents.mcts import MCTSAgent
+
+    stats = MCTSAgent(time=budget, seed=0).analyse(game)
+    total = sum(v for v, _ in stats.values()) or 1
+    top = max((value for _, value in stats.values()), default=0.0)
+    most = max((v for v, _ in stats.values()), default=0)
+    for move, (visits, value) in stats.items():
+        moves[str(move)] = {"label": f"{visits / total:.0%}", "value": float(value), "share": visits / total,
+                            "best": visits == most}
+    return {"moves": moves, "message": f"Monte Carlo tree search: {total:,} simulations (best value {top:+.2f})."}
 
 _STATIC = pathlib.Path(__file__).resolve().parent.parent / "static"
 
@@ -43,6 +91,12 @@ class GameWidget(anywidget.AnyWidget):
             default on when a person plays against agents, off when every
             seat is an agent (press Play to watch).
         delay: milliseconds an agent waits before moving (the speed setting).
+        hints: an overlay of advice on the legal moves, computed in a worker
+            thread so the notebook never freezes: ``"solve"`` (exact
+            win/loss per move, two-player games small enough, see
+            ``analysis.solve``), ``"mcts"`` (visit share and value per move
+            from a Monte Carlo tree search, any game), or ``""`` (off).
+        hint_budget: seconds the hint computation may take.
 
     Raises:
         TypeError: for a game or an agent of the wrong kind.
@@ -62,12 +116,16 @@ class GameWidget(anywidget.AnyWidget):
     show_legal = traitlets.Bool(False).tag(sync=True)
     playing = traitlets.Bool(True).tag(sync=True)
     delay = traitlets.Int(400, min=0, max=10_000).tag(sync=True)
+    hints = traitlets.Unicode("").tag(sync=True)
+    hint_budget = traitlets.Float(1.0, min=0.05, max=60.0).tag(sync=True)
+    hint_data = traitlets.Dict().tag(sync=True)
 
     def __init__(self, game: Game, agents: Mapping[int, Any] | None = None, **kwargs: Any) -> None:
         if not isinstance(game, Game):
             raise TypeError(f"expected a gridwidgets game, got {type(game).__name__}")
         self._game = game
         self._message = ("", "")
+        self._hint_lock = threading.RLock()
         self._agents = self._check_agents(game, agents or {})
         kwargs.setdefault("playing", len(self._agents) < len(game.players))
         super().__init__(**kwargs)
@@ -181,6 +239,51 @@ class GameWidget(anywidget.AnyWidget):
     def _on_game_change(self, game: Game) -> None:
         self._message = ("", "")
         self._sync()
+        if self.hints:
+            self._start_hints()
+
+    # -- hints ------------------------------------------------------------
+    @traitlets.observe("hints", "hint_budget")
+    def _on_hints(self, change: Any) -> None:
+        if change["name"] == "hints" and change["new"] not in HINT_KINDS:
+            self._say(f"Refused: hints must be one of {', '.join(repr(k) for k in HINT_KINDS)}.")
+            self.hints = ""
+            return
+        self._start_hints()
+
+    def _start_hints(self) -> None:
+        """Compute the hint overlay for the position shown, in a worker thread
+        (the result is posted to ``hint_data`` only if the game has not moved on)."""
+        with self._hint_lock:
+            self._hint_token = getattr(self, "_hint_token", 0) + 1
+            token, kind, g = self._hint_token, self.hints, self._game
+            if not kind or g.is_over:
+                status = "off" if not kind else "over"
+                self.hint_data = {"kind": kind, "version": g.version, "status": status, "message": "", "moves": {}}
+                return
+            view = g.view_for(g.current_player)
+            budget = self.hint_budget
+            self.hint_data = {"kind": kind, "version": g.version, "status": "computing", "message": "", "moves": {}}
+
+        def work() -> None:
+            try:
+                data = compute_hints(kind, view, budget)
+                data.update(kind=kind, version=view.version, status="done")
+            except Exception as exc:  # shown in the overlay, never raised into the notebook
+                data = {"kind": kind, "version": view.version, "status": "error", "message": str(exc), "moves": {}}
+            with self._hint_lock:
+                if token == self._hint_token:
+                    self.hint_data = data
+
+        self._hint_thread = threading.Thread(target=work, name="gridwidgets-hints", daemon=True)
+        self._hint_thread.start()
+
+    def wait_hints(self, timeout: float | None = None) -> dict[str, Any]:
+        """Wait for the hint computation in progress; return ``hint_data``."""
+        thread = getattr(self, "_hint_thread", None)
+        if thread is not None:
+            thread.join(timeout)
+        return dict(self.hint_data)
 
     def _say(self, text: str, kind: str = "error") -> None:
         self._message = (text, kind)
@@ -284,6 +387,9 @@ class GameWidget(anywidget.AnyWidget):
     # -- lifecycle and displays -------------------------------------------
     def close(self) -> None:
         """Stop observing the game and close the widget."""
+        if hasattr(self, "_hint_lock"):
+            with self._hint_lock:
+                self._hint_token = getattr(self, "_hint_token", 0) + 1  # a hint still computing is dropped
         observation = getattr(self, "_observation", None)
         if observation is not None:
             observation.stop()

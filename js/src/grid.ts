@@ -8,7 +8,8 @@
 
 import type { AnyModel } from "@anywidget/types";
 import { html, mediaIcon, robotIcon, setAttr, setText, shortAgent, svg, uid } from "./dom";
-import { layerFor, playerClass, type Board, type GameLayer } from "./games/layer";
+import { layerFor, playerClass, type GameLayer } from "./games/layer";
+import { HintsView, type HintHost } from "./hints";
 import type { GameState, Intent, WidgetTraits } from "./types";
 
 /** Largest board side in CSS px (the view scales down further with its column). */
@@ -73,7 +74,7 @@ function normalise(raw: GameState): GameState {
   };
 }
 
-export class GridView implements Board {
+export class GridView implements HintHost {
   readonly root: HTMLDivElement;
   readonly uid = uid("gw");
   private readonly model: AnyModel<WidgetTraits>;
@@ -90,6 +91,8 @@ export class GridView implements Board {
   private piecesG!: SVGGElement;
   private lastG!: SVGGElement;
   private focusRect!: SVGGElement;
+  /** The hints overlay (hints.ts): its board group is rebuilt with the board. */
+  private readonly hints: HintsView;
   private cellEls: SVGGElement[] = [];
   private titleEls: SVGTitleElement[] = [];
   private pieceEls: SVGGElement[] = [];
@@ -183,6 +186,9 @@ export class GridView implements Board {
       this.buttons[t].setAttribute("aria-pressed", "false");
     }
 
+    // Hints: the selector (the `hints` trait), its status line and the list of moves that are not one cell.
+    this.hints = new HintsView(this, side, (name) => this.trait(name), (name, value) => this.setTrait(name, value));
+
     // Agents: step, play / pause and the speed (the `playing` and `delay` traits).
     this.agentsEl = html("div", { class: "gw-agents", role: "group", "aria-label": "agents", "data-role": "agents", hidden: true }, undefined, side);
     const agentsHead = html("div", { class: "gw-agents-head" }, undefined, this.agentsEl);
@@ -271,6 +277,10 @@ export class GridView implements Board {
     this.model.send(intent);
   }
 
+  cellElement(i: number): SVGGElement | undefined {
+    return this.cellEls[i];
+  }
+
   trait(name: string): unknown {
     return (this.model as unknown as AnyModel<Record<string, unknown>>).get(name);
   }
@@ -316,7 +326,12 @@ export class GridView implements Board {
     this.model.on("change:show_legal", onForbidden);
     this.model.on("change:playing", onAgents);
     this.model.on("change:delay", onAgents);
+    const onHints = (): void => this.updateHints();
+    this.model.on("change:hints", onHints);
+    this.model.on("change:hint_data", onHints);
     this.cleanups.push(() => {
+      this.model.off("change:hints", onHints);
+      this.model.off("change:hint_data", onHints);
       this.model.off("change:state", onState);
       this.model.off("change:show_forbidden", onForbidden);
       this.model.off("change:show_labels", onState);
@@ -532,10 +547,16 @@ export class GridView implements Board {
     this.updateSide(s);
     this.updateAgents(s);
     this.layer.update?.(this, s);
+    this.hints.update(s, this.layer.solvable === true);
     this.root.classList.toggle("gw-over", s.is_over);
     setAttr(this.root, "data-game", s.game);
     setAttr(this.root, "data-version", String(s.version));
     this.schedule();
+  }
+
+  /** `hints` or `hint_data` changed: redraw the overlay only. */
+  private updateHints(): void {
+    if (this.current) this.hints.update(this.current, this.layer.solvable === true);
   }
 
   // ---- agents -------------------------------------------------------------------------
@@ -724,6 +745,8 @@ export class GridView implements Board {
     }
     this.lastG = svg("g", { class: "gw-last", "aria-hidden": "true" }, root);
     this.over = svg("g", { class: "gw-over-layer" }, root);
+    // the hints overlay: above the pieces and the game's decorations, never taking a click
+    this.hints.attach(svg("g", { class: "gw-hints-g", "aria-hidden": "true" }, root));
     // Keyboard focus: a ring in the brand colour with a thin halo inside it,
     // drawn around the tile so it never hides the last-move outline.
     this.focusRect = svg("g", { class: "gw-focus", "aria-hidden": "true" }, root);
@@ -928,6 +951,7 @@ export class GridView implements Board {
     this.cancelTimer();
     for (const off of this.traitOffs.splice(0)) off();
     for (const f of this.cleanups.splice(0)) f();
+    this.hints.destroy();
     this.root.remove();
   }
 }

@@ -52,6 +52,12 @@ export interface WidgetTraits {
   playing: boolean;
   /** Milliseconds an agent waits before its move (0..2000). */
   delay: number;
+  /** The hint overlay asked for: "", "solve" or "mcts". */
+  hints: string;
+  /** Seconds the hint computation may take. */
+  hint_budget: number;
+  /** The advice Python posted (see hints.ts): drawn only while its version is the state's. */
+  hint_data: Record<string, unknown>;
 }
 
 /** Intents sent to Python with `model.send`. */

@@ -21,8 +21,23 @@ ROOT = HERE.parents[1]
 STATIC = ROOT / "gridwidgets" / "static"
 CHROMIUM = pathlib.Path("/usr/bin/chromium")
 #: the traits the front end reads (docs/frontend.md); a widget without one
-#: of them (GridBloc's ``show_region``, ``editing``, ``board_json``) skips it
-TRAITS = ("state", "show_forbidden", "show_labels", "show_legal", "playing", "delay", "show_region", "editing", "board_json")
+#: of them (GridBloc's ``show_region``, ``editing``, ``board_json``) skips it.
+#: ``hint_data`` is set from a worker thread in Python: ``Bridge.push()``
+#: after ``w.wait_hints()`` sends it to the page.
+TRAITS = (
+    "state",
+    "show_forbidden",
+    "show_labels",
+    "show_legal",
+    "playing",
+    "delay",
+    "show_region",
+    "editing",
+    "board_json",
+    "hints",
+    "hint_budget",
+    "hint_data",
+)
 
 
 class _Handler(http.server.BaseHTTPRequestHandler):
@@ -119,6 +134,13 @@ class Bridge:
         changed = self._diff()
         if changed:
             self.page.evaluate("u => window.gw.apply(u)", changed)
+
+    def push_hints(self, timeout: float = 30.0) -> dict[str, Any]:
+        """Wait for the widget's hint computation (a worker thread), then push
+        what changed (``hint_data``) to the page; returns ``hint_data``."""
+        data = self.widget.wait_hints(timeout)
+        self.push()
+        return data
 
 
 class StubWidget:

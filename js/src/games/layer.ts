@@ -54,6 +54,8 @@ export interface GameLayer {
    * so the shared agents group leaves out its list of agent seats.
    */
   showsSeats?: boolean;
+  /** The game can be solved exactly (two players): the hint selector offers "Solve". */
+  solvable?: boolean;
   /**
    * Synced traits of this game's widget beyond the shared ones (e.g. GridBloc's
    * `show_region`, `editing`, `board_json`): the view redraws when one changes.

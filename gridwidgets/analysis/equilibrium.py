@@ -1,0 +1,502 @@
+"""Nash equilibria of matrix games, and of the bid of a Block Four turn.
+
+A Block Four bid is a simultaneous choice (RULES BF-5): X picks a row of
+:func:`~gridwidgets.analysis.bid_matrix`, O a column, and the matrix holds
+X's value of the pair, O's being its negative. So the bid is a finite
+two-player **zero-sum** game, and :func:`equilibrium` solves it:
+
+- zero-sum matrices (every Block Four bid matrix, or one array ``A``, or a
+  pair ``(A, -A)``) by von Neumann's minimax theorem as a linear program
+  (von Neumann 1928, "Zur Theorie der Gesellschaftsspiele", *Math. Ann.*
+  100; the LP form as in Dantzig 1951, "A proof of the equivalence of the
+  programming problem and the game problem"): X maximises ``v`` subject to
+  ``(x @ A)[j] >= v`` for every column ``j``, ``x >= 0``, ``sum(x) = 1``;
+  O solves the mirror LP. Solved with ``scipy.optimize.linprog`` (HiGHS), the
+  same LP as nashpy's ``nashpy.linalg.minimax.linear_program``. The result
+  is exact up to the solver's tolerance and gives the **game value**.
+- general bimatrix games ``(A, B)`` with nashpy (Knight & Campbell 2018,
+  "Nashpy: A Python library for the computation of Nash equilibria",
+  *Journal of Open Source Software* 3(30), 904): support enumeration (the
+  first equilibrium found; pure ones come first), falling back to the
+  Lemke–Howson algorithm (Lemke & Howson 1964) for degenerate games where
+  support enumeration finds none.
+
+Without scipy the zero-sum case falls back to nashpy too (support
+enumeration, then Lemke–Howson); nashpy itself needs scipy, so with the
+package's dependencies installed the LP is always used.
+"""
+
+from __future__ import annotations
+
+import html
+import warnings
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..games.blockfour import BlockFour
+from .bids import BidTable, _diverging, _scale, bid_matrix
+
+__all__ = ["Equilibrium", "equilibrium"]
+
+#: probabilities below this are rounded to 0 (LP round-off) and left out of the support
+PROB_EPS = 1e-9
+
+_METHODS = ("auto", "lp", "support_enumeration", "lemke_howson", "vertex_enumeration")
+
+
+@dataclass
+class Equilibrium:
+    """A Nash equilibrium of a two-player matrix game: X (rows) and O (columns).
+
+    Attributes:
+        rows: X's pure strategies (for Block Four, X's bids in notation
+            ``"IO"``, BF-12; for a raw matrix, the row numbers ``0..m-1``).
+        cols: O's pure strategies (O's bids, or ``0..n-1``).
+        x_array: X's mixed strategy, a ``float`` array of ``len(rows)``
+            probabilities summing to 1.
+        o_array: O's mixed strategy, ``len(cols)`` probabilities.
+        matrix: X's payoffs, ``float`` array ``(len(rows), len(cols))``
+            (for Block Four, :func:`~gridwidgets.analysis.bid_matrix`'s ``values``).
+        matrix_o: O's payoffs, same shape (``-matrix`` for a zero-sum game).
+        value: X's expected payoff ``x @ matrix @ o`` under the equilibrium;
+            for a zero-sum game, the game value (what X can guarantee and O
+            can hold X to).
+        value_o: O's expected payoff (``-value`` for a zero-sum game).
+        zero_sum: True if ``matrix_o == -matrix``.
+        method: how it was computed: ``"lp"``, ``"support_enumeration"``,
+            ``"lemke_howson"`` or ``"vertex_enumeration"``.
+        table: the :class:`~gridwidgets.analysis.BidTable` the matrix came
+            from (Block Four), else ``None``.
+        title: a caption.
+    """
+
+    rows: list[Any]
+    cols: list[Any]
+    x_array: np.ndarray
+    o_array: np.ndarray
+    matrix: np.ndarray
+    matrix_o: np.ndarray
+    value: float
+    value_o: float
+    zero_sum: bool
+    method: str
+    table: BidTable | None = None
+    title: str = ""
+    row_label: str = field(default="X")
+    col_label: str = field(default="O")
+
+    # ------------------------------------------------------------------
+    # The strategies
+    # ------------------------------------------------------------------
+    @property
+    def x(self) -> dict[Any, float]:
+        """X's mixed strategy as ``{pure strategy: probability}`` (every row, zeros included)."""
+        return {r: float(p) for r, p in zip(self.rows, self.x_array, strict=True)}
+
+    @property
+    def o(self) -> dict[Any, float]:
+        """O's mixed strategy as ``{pure strategy: probability}`` (every column)."""
+        return {c: float(p) for c, p in zip(self.cols, self.o_array, strict=True)}
+
+    @property
+    def strategies(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(x_array, o_array)``, as nashpy gives an equilibrium."""
+        return self.x_array, self.o_array
+
+    def strategy(self, player: int) -> dict[Any, float]:
+        """The mixed strategy of ``player`` (0 is X, 1 is O) as a dict."""
+        if player not in (0, 1):
+            raise ValueError(f"player must be 0 (X) or 1 (O), got {player!r}")
+        return self.x if player == 0 else self.o
+
+    @property
+    def support(self) -> tuple[list[Any], list[Any]]:
+        """The pure strategies each player uses with positive probability: ``(X's, O's)``."""
+        return (
+            [r for r, p in zip(self.rows, self.x_array, strict=True) if p > PROB_EPS],
+            [c for c, p in zip(self.cols, self.o_array, strict=True) if p > PROB_EPS],
+        )
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """``(len(rows), len(cols))``."""
+        return self.matrix.shape  # type: ignore[return-value]
+
+    # ------------------------------------------------------------------
+    # Checks
+    # ------------------------------------------------------------------
+    @property
+    def security(self) -> tuple[float, float]:
+        """``(lower, upper)``: X's strategy guarantees X at least ``lower``
+        whatever O does (its worst pure reply, ``min((x @ matrix))``); O's
+        strategy holds X to at most ``upper`` (``max(matrix @ o)``). In a
+        zero-sum equilibrium both equal :attr:`value` up to the solver's
+        tolerance (the minimax theorem)."""
+        return float(np.min(self.x_array @ self.matrix)), float(np.max(self.matrix @ self.o_array))
+
+    @property
+    def regrets(self) -> tuple[float, float]:
+        """What each player would gain by their best pure deviation: ``(X's, O's)``;
+        both 0 (up to round-off) at an equilibrium."""
+        gx = float(np.max(self.matrix @ self.o_array)) - self.value
+        go = float(np.max(self.x_array @ self.matrix_o)) - self.value_o
+        return max(gx, 0.0), max(go, 0.0)
+
+    def is_nash(self, tol: float = 1e-7) -> bool:
+        """True if no player gains more than ``tol`` by deviating (each strategy is a best response)."""
+        return max(self.regrets) <= tol
+
+    def nashpy_game(self) -> Any:
+        """The game as a ``nashpy.Game`` (e.g. for its other algorithms)."""
+        import nashpy
+
+        return nashpy.Game(self.matrix, self.matrix_o)
+
+    # ------------------------------------------------------------------
+    # Displays
+    # ------------------------------------------------------------------
+    def _caption(self) -> str:
+        kind = "zero-sum" if self.zero_sum else "bimatrix"
+        how = {"lp": "minimax LP"}.get(self.method, self.method.replace("_", " "))
+        vo = "" if self.zero_sum else f", value for {self.col_label} {self.value_o:.3f}"
+        head = f"{self.title}: " if self.title else ""
+        return f"{head}Nash equilibrium ({kind}, {how}): value for {self.row_label} {self.value:.3f}{vo}"
+
+    def __repr__(self) -> str:
+        sx, so = self.support
+        return (
+            f"<Equilibrium {self.shape[0]}x{self.shape[1]} {'zero-sum' if self.zero_sum else 'bimatrix'}: "
+            f"value {self.value:.4g}, support X {sx}, O {so}>"
+        )
+
+    def __str__(self) -> str:
+        def mix(d: dict[Any, float]) -> str:
+            return ", ".join(f"{k} {p:.3f}" for k, p in d.items() if p > PROB_EPS)
+
+        return "\n".join([self._caption(), f"{self.row_label}: {mix(self.x)}", f"{self.col_label}: {mix(self.o)}"])
+
+    def _repr_html_(self) -> str:
+        """The matrix with each player's probabilities beside it: X's in a
+        column left of the rows, O's in a row above the columns; pure
+        strategies in the support in bold, cells where both supports meet
+        outlined. Zero-sum values on a red (good for O) to blue (good for X) scale."""
+        sx, so = (set(map(str, s)) for s in self.support)
+        b = "padding:2px 6px;border:1px solid #ccc"
+        out = ['<table class="gw-equilibrium" style="border-collapse:collapse;font-size:12px">',
+               f'<caption style="caption-side:top;text-align:left;font-weight:bold">'
+               f"{html.escape(self._caption())}</caption>"]
+        corner = f"{html.escape(self.row_label)} \\ {html.escape(self.col_label)}"
+        out.append(f'<tr><th style="{b}">{corner}</th><th style="{b}"></th>')
+        for c in self.cols:
+            weight = "bold" if str(c) in so else "normal"
+            out.append(f'<th style="{b};font-weight:{weight}">{html.escape(str(c))}</th>')
+        out.append(f'</tr><tr><th style="{b}"></th><th style="{b};font-style:italic">P</th>')
+        for p in self.o_array:
+            out.append(f'<td style="{b};text-align:right;font-style:italic">{p:.3f}</td>')
+        out.append("</tr>")
+        scale = _scale(self.matrix)
+        for i, r in enumerate(self.rows):
+            weight = "bold" if str(r) in sx else "normal"
+            out.append(f'<tr><th style="{b};font-weight:{weight}">{html.escape(str(r))}</th>'
+                       f'<td style="{b};text-align:right;font-style:italic">{self.x_array[i]:.3f}</td>')
+            for j, c in enumerate(self.cols):
+                v = float(self.matrix[i, j])
+                bg = _diverging(v / scale) if self.zero_sum else "#ffffff"
+                text = f"{v:.2f}" if self.zero_sum else f"{v:.2f}, {float(self.matrix_o[i, j]):.2f}"
+                edge = ";outline:2px solid #111;outline-offset:-2px" if str(r) in sx and str(c) in so else ""
+                out.append(f'<td style="{b};background:{bg};color:#111;text-align:right{edge}">{text}</td>')
+            out.append("</tr>")
+        out.append("</table>")
+        return "".join(out)
+
+    def plot(self, figsize: tuple[float, float] | None = None, annotate: bool = True, cmap: str | None = None) -> Any:
+        """A heat map of the matrix with the equilibrium strategies as bars on its margins (matplotlib).
+
+        X's probabilities are horizontal bars right of the rows, O's vertical
+        bars above the columns. Zero-sum values on a diverging scale centred
+        on 0 (blue good for X, red good for O); for a bimatrix game the heat
+        map shows X's payoffs and each cell is labelled ``"a, b"``.
+
+        Args:
+            figsize: the figure size in inches (default: from the matrix size).
+            annotate: write the payoff in each cell.
+            cmap: a matplotlib colour map name.
+
+        Returns:
+            The matplotlib ``Figure``; ``fig.axes`` is ``[matrix, O's bars,
+            X's bars, colour bar]``.
+        """
+        import matplotlib.pyplot as plt
+
+        n, m = self.shape
+        if figsize is None:
+            figsize = (max(5.5, 2.6 + 0.62 * m), max(3.2, 2.2 + 0.42 * n))
+        fig = plt.figure(figsize=figsize, layout="constrained")
+        grid = fig.add_gridspec(2, 3, width_ratios=[max(m, 1), 1.6, 0.18], height_ratios=[1.4, max(n, 1) * 0.7])
+        ax = fig.add_subplot(grid[1, 0])
+        ax_o = fig.add_subplot(grid[0, 0], sharex=ax)
+        ax_x = fig.add_subplot(grid[1, 1], sharey=ax)
+        ax_c = fig.add_subplot(grid[1, 2])
+        scale = _scale(self.matrix)
+        im = ax.imshow(self.matrix, cmap=cmap or "RdBu", vmin=-scale, vmax=scale, aspect="auto")
+        fig.colorbar(im, cax=ax_c, label=f"payoff to {self.row_label}")
+        if annotate:
+            for i in range(n):
+                for j in range(m):
+                    v = float(self.matrix[i, j])
+                    text = f"{v:.2f}" if self.zero_sum else f"{v:.2g}, {float(self.matrix_o[i, j]):.2g}"
+                    ax.text(j, i, text, ha="center", va="center", fontsize=8,
+                            color="white" if abs(v) > 0.6 * scale else "black")
+        sx, so = (set(map(str, s)) for s in self.support)
+        ax.set_xticks(range(m), [str(c) for c in self.cols])
+        ax.set_yticks(range(n), [str(r) for r in self.rows])
+        for t, c in zip(ax.get_xticklabels(), self.cols, strict=True):
+            t.set_fontweight("bold" if str(c) in so else "normal")
+        for t, r in zip(ax.get_yticklabels(), self.rows, strict=True):
+            t.set_fontweight("bold" if str(r) in sx else "normal")
+        ax.set_xlabel(f"{self.col_label} plays")
+        ax.set_ylabel(f"{self.row_label} plays")
+        ax_o.bar(range(m), self.o_array, color="#ef4444", width=0.7)
+        ax_o.set_ylim(0, 1.05)
+        ax_o.set_ylabel(f"P({self.col_label})")
+        ax_o.tick_params(axis="x", labelbottom=False)
+        ax_x.barh(range(n), self.x_array, color="#3b82f6", height=0.7)
+        ax_x.set_xlim(0, 1.05)
+        ax_x.set_xlabel(f"P({self.row_label})")
+        ax_x.tick_params(axis="y", labelleft=False)
+        ax_o.set_title(self._caption(), fontsize=9, loc="left")
+        return fig
+
+
+# ----------------------------------------------------------------------
+# Solvers
+# ----------------------------------------------------------------------
+def _clean(p: np.ndarray) -> np.ndarray:
+    """Round-off out of a probability vector: clip to [0, 1], zero the dust, renormalise."""
+    p = np.clip(np.asarray(p, dtype=float), 0.0, None)
+    p[p < PROB_EPS] = 0.0
+    total = p.sum()
+    if not total > 0:
+        raise RuntimeError("the solver returned no probability mass")
+    return p / total
+
+
+def _maxmin_lp(a: np.ndarray) -> tuple[np.ndarray, float]:
+    """The row player's maxmin strategy of the zero-sum matrix ``a`` and the value (HiGHS LP).
+
+    maximise v  s.t.  a.T @ x >= v,  sum(x) = 1,  x >= 0.
+    """
+    from scipy.optimize import linprog
+
+    m, n = a.shape
+    c = np.zeros(m + 1)
+    c[-1] = -1.0
+    a_ub = np.hstack([-a.T, np.ones((n, 1))])
+    b_ub = np.zeros(n)
+    a_eq = np.ones((1, m + 1))
+    a_eq[0, -1] = 0.0
+    bounds = [(0.0, None)] * m + [(None, None)]
+    res = linprog(c, A_ub=a_ub, b_ub=b_ub, A_eq=a_eq, b_eq=[1.0], bounds=bounds, method="highs")
+    if res.status != 0:  # pragma: no cover - a finite matrix game always has a solution
+        raise RuntimeError(f"the minimax LP failed: {res.message}")
+    return _clean(res.x[:m]), float(res.x[-1])
+
+
+def _solve_lp(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    x, _ = _maxmin_lp(a)
+    o, _ = _maxmin_lp(-a.T)  # O maximises -x.A.o: the same LP on the transposed, negated matrix
+    return x, o
+
+
+def _solve_nashpy(a: np.ndarray, b: np.ndarray, method: str) -> tuple[np.ndarray, np.ndarray, str]:
+    import nashpy
+
+    game = nashpy.Game(a, b)
+    order = [method] if method != "auto" else ["support_enumeration", "lemke_howson", "vertex_enumeration"]
+    for how in order:
+        with warnings.catch_warnings():
+            # degenerate games make support enumeration and Lemke-Howson warn; we check the result below
+            warnings.simplefilter("ignore", RuntimeWarning)
+            warnings.simplefilter("ignore", UserWarning)
+            try:
+                if how == "lemke_howson":
+                    found = [game.lemke_howson(initial_dropped_label=0)]
+                else:
+                    found = getattr(game, how)()
+                for sx, so in found:
+                    sx, so = np.asarray(sx, dtype=float), np.asarray(so, dtype=float)
+                    if sx.shape != (a.shape[0],) or not (np.all(np.isfinite(sx)) and np.all(np.isfinite(so))):
+                        continue
+                    if sx.sum() <= 0 or so.sum() <= 0:
+                        continue
+                    sx, so = _clean(sx), _clean(so)
+                    if _regret(a, b, sx, so) <= 1e-7 * max(1.0, _scale(a), _scale(b)):
+                        return sx, so, how
+            except (ValueError, np.linalg.LinAlgError, RuntimeError):
+                pass
+    raise RuntimeError(f"nashpy found no equilibrium with {' / '.join(order)}")
+
+
+def _regret(a: np.ndarray, b: np.ndarray, x: np.ndarray, o: np.ndarray) -> float:
+    return max(float(np.max(a @ o) - x @ a @ o), float(np.max(x @ b) - x @ b @ o))
+
+
+def _has_scipy() -> bool:
+    try:
+        import scipy.optimize  # noqa: F401
+    except ImportError:  # pragma: no cover - nashpy depends on scipy
+        return False
+    return True
+
+
+def _before_bids(game: BlockFour) -> BlockFour:
+    """The position of this turn before either bid: a bid already in, or
+    hidden in a ``view_for``, changes nothing until both are in (BF-5), so
+    the matrix game of the turn is the same."""
+    if game.phase == "bid" and any(game.pending_bids):
+        g = game.copy()
+        g._drop_pending()
+        return g
+    return game
+
+
+def _as_matrices(obj: Any) -> tuple[np.ndarray, np.ndarray | None]:
+    """``(A, B)`` from a 2D array (``B=None``: zero-sum), a pair of arrays, or a nashpy Game."""
+    pair = getattr(obj, "payoff_matrices", None)
+    if pair is not None:
+        a, b = (np.asarray(m, dtype=float) for m in pair)
+    else:
+        try:
+            arr = np.asarray(obj, dtype=float)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"cannot read a payoff matrix from {type(obj).__name__}: {exc}") from None
+        if arr.ndim == 2:
+            a, b = arr, None
+        elif arr.ndim == 3 and arr.shape[0] == 2:
+            a, b = arr[0], arr[1]
+        else:
+            raise ValueError(
+                f"a payoff matrix is a 2D array (zero-sum) or a pair of 2D arrays of one shape, got shape {arr.shape}"
+            )
+    for name, m in (("A", a), ("B", b)):
+        if m is None:
+            continue
+        if m.ndim != 2 or m.shape[0] < 1 or m.shape[1] < 1:
+            raise ValueError(f"payoff matrix {name} must be 2D and non-empty, got shape {m.shape}")
+        if not np.all(np.isfinite(m)):
+            raise ValueError(f"payoff matrix {name} holds NaN or infinite entries")
+    if b is not None and b.shape != a.shape:
+        raise ValueError(f"the two payoff matrices differ in shape: {a.shape} and {b.shape}")
+    return a, b
+
+
+def equilibrium(
+    game_or_matrix: Any,
+    *,
+    method: str = "auto",
+    rows: list[Any] | None = None,
+    cols: list[Any] | None = None,
+    **bid_matrix_options: Any,
+) -> Equilibrium:
+    """A Nash equilibrium of a Block Four bid or of a matrix game.
+
+    Args:
+        game_or_matrix: one of
+
+            - a :class:`~gridwidgets.BlockFour` game in its bid phase
+              (RULES BF-5): the matrix is ``bid_matrix(game,
+              **bid_matrix_options)`` (X's value of every pair of bids; O's is
+              its negative, so the game is zero-sum). A game where one bid is
+              already in, or hidden in a ``view_for(player)`` (``HIDDEN``),
+              gives the same matrix: nothing changes until both bids are in,
+              so the turn's game is the one before either bid;
+            - a numeric :class:`~gridwidgets.analysis.BidTable` (from ``bid_matrix``);
+            - a 2D array ``A`` of the row player's payoffs: a zero-sum game
+              (the column player gets ``-A``);
+            - a pair ``(A, B)`` of 2D arrays of one shape: a bimatrix game
+              (row player gets ``A``, column player ``B``), or a ``nashpy.Game``.
+        method: ``"auto"`` (zero-sum: the minimax LP; bimatrix: nashpy's
+            support enumeration, then Lemke–Howson, then vertex enumeration),
+            ``"lp"`` (zero-sum only), or one of nashpy's
+            ``"support_enumeration"``, ``"lemke_howson"`` (initial dropped
+            label 0), ``"vertex_enumeration"``: the first equilibrium found.
+        rows, cols: labels of the pure strategies of a raw matrix (default
+            ``0..m-1`` and ``0..n-1``); for Block Four, the bids.
+        **bid_matrix_options: for a game only: ``rollouts``, ``seed``,
+            ``agent`` of :func:`~gridwidgets.analysis.bid_matrix`.
+
+    Returns:
+        An :class:`Equilibrium`: ``x``, ``o`` (dicts pure strategy ->
+        probability), ``x_array``, ``o_array``, ``value`` (X's expected
+        payoff; the game value when zero-sum), ``support``, ``matrix``,
+        ``plot()``, a notebook HTML table.
+
+    Raises:
+        ValueError: for a game not in its bid phase, a matrix that is not
+            2D or holds NaN, labels of the wrong length, an unknown method,
+            or ``"lp"`` for a game that is not zero-sum.
+        TypeError: for bid-matrix options given with a matrix, or a game
+            other than Block Four.
+        RuntimeError: if no equilibrium is found (a degenerate game where
+            the chosen nashpy method fails).
+    """
+    if method not in _METHODS:
+        raise ValueError(f"method must be one of {', '.join(_METHODS)}; got {method!r}")
+    table: BidTable | None = None
+    title = ""
+    if isinstance(game_or_matrix, BlockFour):
+        table = bid_matrix(_before_bids(game_or_matrix), **bid_matrix_options)
+        title = f"Turn {game_or_matrix.turn} bids"
+    elif bid_matrix_options:
+        raise TypeError(
+            f"{', '.join(sorted(bid_matrix_options))}: bid_matrix options are for a Block Four game, not a matrix"
+        )
+    elif isinstance(game_or_matrix, BidTable):
+        table = game_or_matrix
+        if not table.numeric:
+            raise ValueError("this BidTable holds outcomes, not numbers: use bid_matrix(game), not bid_table(game)")
+        title = table.title.split(":")[0] + " bids" if table.title else ""
+    elif hasattr(game_or_matrix, "legal_moves"):
+        raise TypeError(
+            f"equilibrium takes a Block Four game in its bid phase or a payoff matrix, "
+            f"not a {type(game_or_matrix).__name__} game"
+        )
+    if table is not None:
+        a, b = np.asarray(table.values, dtype=float), None
+        rows = list(table.rows) if rows is None else rows
+        cols = list(table.cols) if cols is None else cols
+    else:
+        a, b = _as_matrices(game_or_matrix)
+    m, n = a.shape
+    rows = list(range(m)) if rows is None else list(rows)
+    cols = list(range(n)) if cols is None else list(cols)
+    if len(rows) != m or len(cols) != n:
+        raise ValueError(f"labels: {len(rows)} rows and {len(cols)} columns given for a {m}x{n} matrix")
+    zero_sum = b is None or bool(np.allclose(b, -a, rtol=0.0, atol=1e-12))
+    if b is None:
+        b = -a
+    if method == "lp" and not zero_sum:
+        raise ValueError("method='lp' solves zero-sum games only; this bimatrix game is not zero-sum")
+    if zero_sum and method in ("auto", "lp") and _has_scipy():
+        x, o = _solve_lp(a)
+        how = "lp"
+    else:
+        x, o, how = _solve_nashpy(a, b, method)
+    value = float(x @ a @ o)
+    value_o = -value if zero_sum else float(x @ b @ o)
+    return Equilibrium(
+        rows=rows,
+        cols=cols,
+        x_array=x,
+        o_array=o,
+        matrix=a,
+        matrix_o=b,
+        value=value,
+        value_o=value_o,
+        zero_sum=zero_sum,
+        method=how,
+        table=table,
+        title=title,
+    )

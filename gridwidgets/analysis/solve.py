@@ -1,0 +1,644 @@
+"""Exact solutions of small two-player positions: Gridlock and GridBloc endgames.
+
+:func:`solve` finds the result of a position under perfect play by both
+sides, the value of every legal move, and the optimal moves. It is exact: no
+evaluation function, no depth limit. The methods are the textbook ones:
+
+- negamax search with alpha-beta pruning (D. E. Knuth and R. W. Moore, "An
+  analysis of alpha-beta pruning", *Artificial Intelligence* 6, 1975);
+- a transposition table (A. L. Zobrist, "A new hashing method with
+  application for game playing", 1970) keyed here by an *exact* key, so it
+  never confuses two positions;
+- for Gridlock, the symmetries of the board: a position and its images under
+  the 8 symmetries of a square (4 of a rectangle) share one table entry,
+  the smallest of the transformed boards.
+
+The search runs on its own compact representation (Python ints as bitboards)
+rather than calling the engine's ``play()`` for every position; the engines
+stay the reference, and the tests compare the two.
+
+**Gridlock** (RULES GL-1..GL-4). A position is described by the two sets of
+cells each player may still use (GL-3): a cell next to an opponent's marker
+stays forbidden for good, so the board and the side to move matter only
+through those sets, and the colours do not matter at all. A cell that only
+the mover may use and next to which the opponent may never play is a *safe*
+move: nobody can take it away, and playing it changes nothing else. Safe
+moves are counted, not searched (an integer in the sense of combinatorial
+game theory); the mover wins at once if their safe moves outnumber every
+move left to the opponent, and loses if the opponent's safe moves are at
+least as many as the mover's moves. Feasible: every board up to 4x4 in well
+under a second, 4x5 in seconds, 5x5 in minutes (see
+``benchmarks/solve_speed.py``); larger boards only from late positions.
+
+**GridBloc** (RULES GB-1..GB-8). Round two always starts from the same
+position (the original walls, no tile scored; GB-7), so the game splits
+into two score games: in each round the runner maximises, and the blocker
+minimises, the points the runner still scores. The round-two value is
+solved once; a round-one position is then won by the runner if their
+round-one total beats it (GB-7: equal totals draw). A round's state is the
+runner's tile, the walls, the unscored tiles and who acts; only the part of
+the board the runner can still reach matters, and the blocker need only
+consider walls inside that part (a wall elsewhere is a pass, never better
+than a wall that closes an edge the runner could use; a non-trapped runner
+always has one). No board symmetries are used (walls and holes seldom keep
+them). Feasible: 2x2 and 3x3 boards whole (both rounds) in about a second;
+4x4 boards with some original walls or holes, or late in a round; a blank
+4x4 from the start is beyond a minute. The setup phase (GB-10) is not
+solved: finish the setup first.
+
+Other games (GridMaster4, Block Four) are refused with :class:`ValueError`:
+they are multi-player, or have simultaneous hidden moves and chance.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from ..core.game import Game
+
+__all__ = ["Solution", "SolveBudgetExceeded", "solve"]
+
+#: boards with more cells than this are solved without symmetry keys
+_SYM_MAX_CELLS = 64
+#: canonicalise (symmetry) only positions with at least this many usable cells
+_SYM_MIN_CELLS = 5
+#: check the clock and the progress bar every this many positions (a power of 2)
+_CHECK_EVERY = 1 << 12
+
+
+class SolveBudgetExceeded(RuntimeError):
+    """Raised by :func:`solve` when the search passes ``time_limit`` or ``max_nodes``.
+
+    Attributes:
+        budget: ``"time_limit"`` or ``"max_nodes"``, the limit that was reached.
+        limit: its value (seconds or positions).
+        nodes: positions searched before stopping.
+        seconds: wall time spent.
+        move_values: the root moves solved so far (notation -> value for the
+            player to move), possibly empty.
+    """
+
+    def __init__(
+        self, budget: str, limit: float, nodes: int, seconds: float, move_values: dict[str, int], total: int
+    ) -> None:
+        self.budget = budget
+        self.limit = limit
+        self.nodes = nodes
+        self.seconds = seconds
+        self.move_values = dict(move_values)
+        what = f"{limit:g} s" if budget == "time_limit" else f"{int(limit):,} positions"
+        super().__init__(
+            f"solve stopped: {budget}={what} reached after {nodes:,} positions in {seconds:.1f} s, "
+            f"with {len(move_values)} of {total} root moves solved; raise {budget} or solve a later "
+            "(or smaller) position"
+        )
+
+
+@dataclass
+class Solution:
+    """The exact result of a position under perfect play (see :func:`solve`).
+
+    Attributes:
+        value: the result for :attr:`player`, the player to move: ``+1`` a
+            win, ``-1`` a loss, ``0`` a draw (GridBloc only; Gridlock has no
+            draws, GL-4).
+        winner: the player id who wins under perfect play, ``None`` for a draw.
+        best_moves: notation of every legal move that achieves ``value``,
+            in the order of ``game.legal_moves()``; empty when the game is over.
+        move_values: notation -> value (``+1``/``0``/``-1`` for the player to
+            move) of every legal move: what the mover gets by playing it and
+            then playing perfectly.
+        nodes: positions searched.
+        seconds: wall time of the solve.
+        player: the player whose point of view ``value`` and ``move_values``
+            take: the player to move. For a finished game: Gridlock's
+            ``player_to_move`` (who lost, GL-4), GridBloc's player 0.
+        game: ``"gridlock"`` or ``"gridbloc"``.
+        details: extra figures; for GridBloc ``"round2_points"`` (what the
+            round-two runner, player 0, scores under perfect play from the
+            start of round two) and ``"runner_points"`` (the points the
+            current round's runner still scores under score-perfect play).
+    """
+
+    value: int
+    winner: int | None
+    best_moves: list[str]
+    move_values: dict[str, int]
+    nodes: int
+    seconds: float
+    player: int
+    game: str
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        who = "a draw" if self.winner is None else f"player {self.winner} wins"
+        best = ", ".join(self.best_moves) or "-"
+        return (
+            f"{self.game}: {who} (value {self.value:+d} for player {self.player}, to move); "
+            f"best moves: {best}; {self.nodes:,} positions in {self.seconds:.2f} s"
+        )
+
+
+# ----------------------------------------------------------------------
+# Budget and progress
+# ----------------------------------------------------------------------
+class _Budget:
+    """Counts positions, checks the limits, and shows a tqdm bar once the
+    solve has taken more than a second (and ``progress`` is true)."""
+
+    def __init__(self, time_limit: float, max_nodes: int, progress: bool, desc: str, total: int) -> None:
+        if not time_limit > 0:
+            raise ValueError(f"time_limit must be positive, got {time_limit!r}")
+        if not isinstance(max_nodes, int) or isinstance(max_nodes, bool) or max_nodes < 1:
+            raise ValueError(f"max_nodes must be a positive int, got {max_nodes!r}")
+        self.time_limit = float(time_limit)
+        self.max_nodes = max_nodes
+        self.progress = progress
+        self.desc = desc
+        self.total = total
+        self.start = time.perf_counter()
+        self.nodes = 0
+        self.done: dict[str, int] = {}
+        self.bar: Any = None
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.start
+
+    def check(self, nodes: int) -> None:
+        """Called every ``_CHECK_EVERY`` positions and between root moves."""
+        self.nodes = nodes
+        seconds = self.elapsed()
+        if nodes > self.max_nodes:
+            self.close()
+            raise SolveBudgetExceeded("max_nodes", self.max_nodes, nodes, seconds, self.done, self.total)
+        if seconds > self.time_limit:
+            self.close()
+            raise SolveBudgetExceeded("time_limit", self.time_limit, nodes, seconds, self.done, self.total)
+        if self.progress and seconds > 1.0:
+            if self.bar is None:
+                from tqdm.auto import tqdm
+
+                self.bar = tqdm(total=self.total, initial=len(self.done), desc=self.desc, unit="move")
+            self.bar.set_postfix_str(f"{nodes:,} positions", refresh=False)
+            self.bar.n = len(self.done)
+            self.bar.refresh()
+
+    def root_move(self, name: str, value: int, nodes: int) -> None:
+        self.done[name] = value
+        self.check(nodes)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.n = len(self.done)
+            self.bar.set_postfix_str(f"{self.nodes:,} positions", refresh=False)
+            self.bar.close()
+            self.bar = None
+
+
+def solve(
+    game: Game, *, time_limit: float = 60.0, max_nodes: int = 50_000_000, progress: bool = True
+) -> Solution:
+    """Solve a two-player position exactly: its value, and every move's value.
+
+    Args:
+        game: a :class:`~gridwidgets.Gridlock` (any size that fits the budget)
+            or a :class:`~gridwidgets.GridBloc` (small boards, or late
+            positions; the solve of a round-one position includes round two).
+            It is not changed.
+        time_limit: seconds of wall time before giving up.
+        max_nodes: positions searched before giving up.
+        progress: show a tqdm progress bar (one step per root move) when the
+            solve takes more than about a second.
+
+    Returns:
+        A :class:`Solution`: ``value`` for the player to move (+1 win, 0 draw,
+        -1 loss), ``winner``, ``best_moves``, ``move_values``, ``nodes``,
+        ``seconds``.
+
+    Raises:
+        SolveBudgetExceeded: (a ``RuntimeError``) past ``time_limit`` or
+            ``max_nodes``, saying which and how far the solve got.
+        ValueError: for a game it cannot solve (GridMaster4, Block Four, a
+            GridBloc still in its setup phase) or a bad budget.
+
+    The methods (negamax with alpha-beta, a transposition table, board
+    symmetries) and the feasible sizes are described in this module's
+    docstring.
+
+    Example:
+        >>> from gridwidgets import Gridlock
+        >>> s = solve(Gridlock(3, 3), progress=False)
+        >>> s.winner, s.best_moves
+        (0, ['B2'])
+    """
+    from ..games.gridbloc import GridBloc
+    from ..games.gridlock import Gridlock
+
+    if isinstance(game, Gridlock):
+        return _solve_gridlock(game, time_limit, max_nodes, progress)
+    if isinstance(game, GridBloc):
+        return _solve_gridbloc(game, time_limit, max_nodes, progress)
+    name = type(game).__name__
+    raise ValueError(
+        f"solve() handles Gridlock and GridBloc positions, not {name}: "
+        + (
+            "GridMaster4 has up to four players"
+            if name == "GridMaster4"
+            else "Block Four has simultaneous hidden bids and a random setup"
+            if name == "BlockFour"
+            else "it is not a two-player game of perfect information that solve() knows"
+        )
+    )
+
+
+# ----------------------------------------------------------------------
+# Gridlock
+# ----------------------------------------------------------------------
+def _symmetries(rows: int, cols: int) -> list[list[int]]:
+    """The distinct cell permutations of the board's symmetries (8 for a
+    square, 4 for a rectangle), identity first: ``perm[i]`` is the image of cell ``i``."""
+    maps: list[Callable[[int, int], tuple[int, int]]] = [
+        lambda r, c: (r, c),
+        lambda r, c: (rows - 1 - r, c),
+        lambda r, c: (r, cols - 1 - c),
+        lambda r, c: (rows - 1 - r, cols - 1 - c),
+    ]
+    if rows == cols:
+        n = rows
+        maps += [
+            lambda r, c: (c, r),
+            lambda r, c: (n - 1 - c, n - 1 - r),
+            lambda r, c: (c, n - 1 - r),
+            lambda r, c: (n - 1 - c, r),
+        ]
+    perms: list[list[int]] = []
+    for f in maps:
+        p = [0] * (rows * cols)
+        for r in range(rows):
+            for c in range(cols):
+                rr, cc = f(r, c)
+                p[r * cols + c] = rr * cols + cc
+        if p not in perms:
+            perms.append(p)
+    return perms
+
+
+@lru_cache(maxsize=16)
+def _canonicaliser(rows: int, cols: int) -> Callable[[int], int]:
+    """A function from a key ``A | B << N`` (two sets of cells as bitboards)
+    to the smallest of its images under the board's symmetries.
+
+    Each symmetry is applied by table lookup, 10 bits at a time; the
+    function's source is generated so that the lookups are unrolled.
+    """
+    n = rows * cols
+    perms = _symmetries(rows, cols)[1:]  # the identity is the key itself
+    if not perms or n > _SYM_MAX_CELLS:
+        return lambda key: key
+    chunk = 10
+    nbits = 2 * n
+    nch = -(-nbits // chunk)
+    mask = (1 << chunk) - 1
+    ns: dict[str, Any] = {}
+    lines = ["def canon(k):", "    m = k"]
+    for t, p in enumerate(perms):
+        image = [1 << p[i] for i in range(n)] + [1 << (n + p[i]) for i in range(n)]
+        terms = []
+        for k in range(nch):
+            table = [0] * (1 << chunk)
+            for v in range(1, 1 << chunk):
+                b = (v & -v).bit_length() - 1 + k * chunk
+                table[v] = table[v & (v - 1)] | (image[b] if b < nbits else 0)
+            ns[f"t{t}_{k}"] = table
+            terms.append(f"t{t}_{k}[(k >> {k * chunk}) & {mask}]" if k else f"t{t}_{k}[k & {mask}]")
+        lines.append(f"    v = {' | '.join(terms)}")
+        lines.append("    if v < m: m = v")
+    lines.append("    return m")
+    exec("\n".join(lines), ns)  # generated from the tables above, nothing else
+    return ns["canon"]  # type: ignore[no-any-return]
+
+
+def _solve_gridlock(game: Any, time_limit: float, max_nodes: int, progress: bool) -> Solution:
+    rows, cols = game.rows, game.cols
+    n = rows * cols
+    me = game.player_to_move
+    moves = game.legal_moves()
+    budget = _Budget(time_limit, max_nodes, progress, f"solve Gridlock {rows}x{cols}", len(moves))
+    if not moves:  # GL-4: the player to move has lost
+        return Solution(-1, 1 - me, [], {}, 0, budget.elapsed(), me, "gridlock")
+
+    full = (1 << n) - 1
+    not_last = sum(1 << (r * cols + c) for r in range(rows) for c in range(cols - 1))
+    not_first = sum(1 << (r * cols + c) for r in range(rows) for c in range(1, cols))
+
+    def near(x: int) -> int:
+        """The cells orthogonally next to a cell of ``x`` (GL-3)."""
+        return ((x << cols) | (x >> cols) | ((x & not_last) << 1) | ((x & not_first) >> 1)) & full
+
+    # a move's cell and its neighbours: what it takes away from the opponent
+    shadow = [near(1 << i) | (1 << i) for i in range(n)]
+    canon = _canonicaliser(rows, cols)
+    table: dict[int, tuple[int, int]] = {}  # key -> (largest spare count known to lose, smallest known to win)
+    nodes = 0
+    check = budget.check
+    big = n + 1
+
+    def wins(a: int, b: int, spare: int) -> bool:
+        """True if the player to move wins. ``a``: the cells the mover may
+        use, ``b``: those the opponent may use (GL-3); ``spare``: the mover's
+        safe moves minus the opponent's, kept out of ``a`` and ``b``."""
+        nonlocal nodes
+        nodes += 1
+        if not nodes & (_CHECK_EVERY - 1):
+            check(nodes)
+        # safe moves: cells only one side may use, next to none the other side may use
+        only = a & ~b
+        if only:
+            safe = only & ~near(b)
+            if safe:
+                a ^= safe
+                spare += safe.bit_count()
+        only = b & ~a
+        if only:
+            safe = only & ~near(a)
+            if safe:
+                b ^= safe
+                spare -= safe.bit_count()
+        na = a.bit_count()
+        nb = b.bit_count()
+        if spare > nb:  # more moves in hand than the opponent can ever make
+            return True
+        if -spare >= na:  # the opponent has as many moves in hand as we can ever make
+            return False
+        key = a | (b << n)
+        if na + nb >= _SYM_MIN_CELLS:
+            key = canon(key)
+        entry = table.get(key)
+        if entry is not None:
+            if spare <= entry[0]:
+                return False
+            if spare >= entry[1]:
+                return True
+        # moves that take the most from the opponent first
+        cells = []
+        x = a
+        while x:
+            low = x & -x
+            x ^= low
+            i = low.bit_length() - 1
+            cells.append(((b & shadow[i]).bit_count(), i, low))
+        cells.sort(reverse=True)
+        won = False
+        for _, i, low in cells:
+            if not wins(b & ~shadow[i], a ^ low, -spare):
+                won = True
+                break
+        if not won and spare > 0:  # play a safe move
+            won = not wins(b, a, 1 - spare)
+        lo, hi = entry if entry is not None else (-big, big)
+        table[key] = (lo, min(hi, spare)) if won else (max(lo, spare), hi)
+        return won
+
+    a0 = _mask_bits(game.legal_mask(me), cols)
+    b0 = _mask_bits(game.legal_mask(1 - me), cols)
+    values: dict[str, int] = {}
+    try:
+        for move in moves:
+            r, c = move.cell
+            i = r * cols + c
+            values[str(move)] = -1 if wins(b0 & ~shadow[i], a0 & ~(1 << i), 0) else 1
+            budget.root_move(str(move), values[str(move)], nodes)
+    finally:
+        budget.nodes = nodes
+        budget.close()
+    value = max(values.values())
+    best = [name for name, v in values.items() if v == value]
+    return Solution(value, me if value > 0 else 1 - me, best, values, nodes, budget.elapsed(), me, "gridlock")
+
+
+def _bits(x: int) -> list[int]:
+    """The set bits of ``x``, lowest first, each as an int with that one bit."""
+    out = []
+    while x:
+        low = x & -x
+        out.append(low)
+        x ^= low
+    return out
+
+
+def _mask_bits(mask: Any, cols: int) -> int:
+    """A boolean ``(rows, cols)`` array as a bitboard (bit ``r * cols + c``)."""
+    bits = 0
+    for r, c in zip(*mask.nonzero(), strict=True):
+        bits |= 1 << (int(r) * cols + int(c))
+    return bits
+
+
+# ----------------------------------------------------------------------
+# GridBloc
+# ----------------------------------------------------------------------
+class _BlocBoard:
+    """Edges, steps and their blocking walls of one GridBloc board (GB-1..GB-3).
+
+    Tiles are ``r * size + c``; edge ids are this module's own. A step is
+    ``(j, bit_j, m1, m2)``: it is blocked when ``walls & m1 and walls & m2``
+    (for an orthogonal step ``m1 == m2``, the edge crossed; for a diagonal
+    one the two sides of the corner, GB-3).
+    """
+
+    def __init__(self, size: int, holes: set[int]) -> None:
+        self.size = size
+        n = size * size
+        self.edge: dict[tuple[int, int], int] = {}
+        for r in range(size):
+            for c in range(size):
+                i = r * size + c
+                if c + 1 < size:
+                    self.edge[(i, i + 1)] = len(self.edge)
+                if r + 1 < size:
+                    self.edge[(i, i + size)] = len(self.edge)
+        self.tiles = {e: pair for pair, e in self.edge.items()}
+        # edges next to a hole are closed for good (GB-1)
+        self.hole_edges = sum(1 << e for (i, j), e in self.edge.items() if i in holes or j in holes)
+        self.incident = [0] * n
+        for (i, j), e in self.edge.items():
+            self.incident[i] |= 1 << e
+            self.incident[j] |= 1 << e
+
+        def eb(i: int, j: int) -> int:
+            return 1 << self.edge[(min(i, j), max(i, j))]
+
+        self.steps: list[list[tuple[int, int, int, int]]] = []
+        for r in range(size):
+            for c in range(size):
+                i = r * size + c
+                out = []
+                for dr in (-1, 0, 1):
+                    for dc in (-1, 0, 1):
+                        rr, cc = r + dr, c + dc
+                        if (dr, dc) == (0, 0) or not (0 <= rr < size and 0 <= cc < size):
+                            continue
+                        j = rr * size + cc
+                        if j in holes or i in holes:
+                            continue
+                        if dr == 0 or dc == 0:
+                            m = eb(i, j)
+                            out.append((j, 1 << j, m, m))
+                        else:
+                            b = rr * size + c
+                            k = r * size + cc
+                            out.append((j, 1 << j, eb(i, b) | eb(b, j), eb(i, k) | eb(k, j)))
+                self.steps.append(out)
+
+    def wall_bits(self, walls: Any) -> int:
+        bits = self.hole_edges
+        for w in walls:
+            i, j = w.a[0] * self.size + w.a[1], w.b[0] * self.size + w.b[1]
+            bits |= 1 << self.edge[(min(i, j), max(i, j))]
+        return bits
+
+
+def _solve_gridbloc(game: Any, time_limit: float, max_nodes: int, progress: bool) -> Solution:
+    if game.phase == "setup":
+        raise ValueError("solve() starts from round one: finish the setup phase first (GB-10, 'done')")
+    size = game.size
+    moves = game.legal_moves()
+    budget = _Budget(time_limit, max_nodes, progress, f"solve GridBloc {size}x{size}", len(moves) + 1)
+    if game.phase == "over":
+        value = int(game.returns()[0])
+        return Solution(value, game.winner, [], {}, 0, budget.elapsed(), 0, "gridbloc")
+    holes = {r * size + c for r, c in game.holes}
+    bb = _BlocBoard(size, holes)
+    steps, incident = bb.steps, bb.incident
+    table: dict[tuple[int, int, int, bool], tuple[int, int]] = {}
+    nodes = 0
+    check = budget.check
+
+    def region(r: int, walls: int) -> tuple[int, int]:
+        """The tiles the runner can reach from ``r`` (GB-3) and the edges touching them."""
+        seen = 1 << r
+        touch = incident[r]
+        todo = [r]
+        while todo:
+            for j, bj, m1, m2 in steps[todo.pop()]:
+                if not seen & bj and not (walls & m1 and walls & m2):
+                    seen |= bj
+                    touch |= incident[j]
+                    todo.append(j)
+        return seen, touch
+
+    def points(r: int, walls: int, unscored: int, run: bool, alpha: int, beta: int) -> int:
+        """The points the runner still scores this round under perfect play
+        (runner maximises, blocker minimises; GB-4..GB-6), fail-soft
+        alpha-beta: a result ``<= alpha`` is an upper bound, ``>= beta`` a lower one."""
+        nonlocal nodes
+        nodes += 1
+        if not nodes & (_CHECK_EVERY - 1):
+            check(nodes)
+        reach, touch = region(r, walls)
+        left = unscored & reach
+        if not left:  # GB-6: trapped, the round is over
+            return 0
+        hi = left.bit_count()
+        if hi <= alpha:
+            return hi
+        # only the reachable part matters: its walls (edges leaving it are all closed) and unscored tiles
+        key = (r, walls & touch, left, run)
+        lo = 0
+        entry = table.get(key)
+        if entry is not None:
+            lo, hi = max(lo, entry[0]), min(hi, entry[1])
+            if lo >= beta or lo == hi:
+                return lo
+            if hi <= alpha:
+                return hi
+        a, b = max(alpha, lo), min(beta, hi)
+        if run:  # GB-3: step to a neighbour; a tile not scored yet is worth 1 (GB-5)
+            best = -1
+            order = sorted(steps[r], key=lambda s: not unscored & s[1])
+            for j, bj, m1, m2 in order:
+                if walls & m1 and walls & m2:
+                    continue
+                gain = 1 if unscored & bj else 0
+                v = gain + points(j, walls, unscored & ~bj, False, a - gain, b - gain)
+                if v > best:
+                    best = v
+                    if v >= b:
+                        break
+                    if v > a:
+                        a = v
+            res_lo, res_hi = (best, hi) if best >= b else (lo, best) if best <= max(alpha, lo) else (best, best)
+        else:  # GB-4: one wall on an open edge inside the runner's reach, next to the runner first
+            best = hi + 1
+            free = touch & ~walls
+            first = free & incident[r]
+            for low in _bits(first) + _bits(free & ~first):
+                v = points(r, walls | low, unscored, True, a, b)
+                if v < best:
+                    best = v
+                    if v <= a:
+                        break
+                    if v < b:
+                        b = v
+            res_lo, res_hi = (lo, best) if best <= a else (best, hi) if best >= min(beta, hi) else (best, best)
+        if entry is not None:
+            res_lo, res_hi = max(res_lo, entry[0]), min(res_hi, entry[1])
+        table[key] = (res_lo, res_hi)
+        return best
+
+    def compare(r: int, walls: int, unscored: int, run: bool, target: int) -> int:
+        """-1, 0 or +1 as the runner's future points are below, equal to or above ``target``."""
+        if target < 0:
+            return 1  # the points are never negative
+        v = points(r, walls, unscored, run, target - 1, target + 1)
+        return -1 if v < target else 1 if v > target else 0
+
+    def exact(r: int, walls: int, unscored: int, run: bool) -> int:
+        return points(r, walls, unscored, run, -1, size * size + 1)
+
+    original = bb.wall_bits(game.original_walls)
+    start = game.start[0] * size + game.start[1]
+    all_tiles = sum(1 << i for i in range(size * size) if i not in holes)
+    runner_player = game.runner_player
+    totals = game.scores
+    values: dict[str, int] = {}
+    details: dict[str, Any] = {}
+    try:
+        # round two from its start (GB-7): the same position whatever happens in round one
+        if game.round == 1:
+            round2 = exact(start, original, all_tiles & ~(1 << start), True)
+            details["round2_points"] = round2
+            # what the other player (player 0) ends with: round-one blocker, round-two runner
+            other_final = totals[0] + round2
+        else:
+            other_final = totals[1]
+        budget.check(nodes)
+        runner_now = totals[runner_player]
+        target = other_final - runner_now  # the runner needs more than this to win
+        r = game.runner[0] * size + game.runner[1]
+        walls = bb.wall_bits(game.walls)
+        unscored = all_tiles & ~sum(1 << (rr * size + cc) for rr, cc in game.scored)
+        mover = game.current_player
+        runner_moves = game.to_act == "run"
+        for move in moves:
+            if runner_moves:
+                j = move.cell[0] * size + move.cell[1]
+                gain = 1 if unscored & (1 << j) else 0
+                outcome = compare(j, walls, unscored & ~(1 << j), False, target - gain)
+            else:
+                outcome = compare(r, walls | bb.wall_bits([move]), unscored, True, target)
+            values[str(move)] = outcome if mover == runner_player else -outcome
+            budget.root_move(str(move), values[str(move)], nodes)
+        details["runner_points"] = exact(r, walls, unscored, runner_moves)
+    finally:
+        budget.nodes = nodes
+        budget.close()
+    value = max(values.values())
+    best = [name for name, v in values.items() if v == value]
+    winner = None if value == 0 else mover if value > 0 else 1 - mover
+    return Solution(value, winner, best, values, nodes, budget.elapsed(), mover, "gridbloc", details)
+
