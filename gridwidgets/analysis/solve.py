@@ -26,9 +26,10 @@ move: nobody can take it away, and playing it changes nothing else. Safe
 moves are counted, not searched (an integer in the sense of combinatorial
 game theory); the mover wins at once if their safe moves outnumber every
 move left to the opponent, and loses if the opponent's safe moves are at
-least as many as the mover's moves. Feasible: every board up to 4x4 in well
-under a second, 4x5 in seconds, 5x5 in minutes (see
-``benchmarks/solve_speed.py``); larger boards only from late positions.
+least as many as the mover's moves. Feasible from the empty board (one
+core, see ``benchmarks/solve_speed.py``): every board up to 5x5 in under a
+second, 5x6 and 6x5 in a few seconds, 6x6 in a few minutes; larger boards
+from later positions.
 
 **GridBloc** (RULES GB-1..GB-8). Round two always starts from the same
 position (the original walls, no tile scored; GB-7), so the game splits
@@ -53,6 +54,7 @@ they are multi-player, or have simultaneous hidden moves and chance.
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -65,7 +67,11 @@ __all__ = ["Solution", "SolveBudgetExceeded", "solve"]
 #: boards with more cells than this are solved without symmetry keys
 _SYM_MAX_CELLS = 64
 #: canonicalise (symmetry) only positions with at least this many usable cells
-_SYM_MIN_CELLS = 5
+_SYM_MIN_CELLS = 12
+#: past this many positions (about half a gigabyte) the transposition table
+#: drops its smaller half (see ``_shrink``); it only speeds the search up, so
+#: results stay exact
+_TABLE_MAX = 3_000_000
 #: check the clock and the progress bar every this many positions (a power of 2)
 _CHECK_EVERY = 1 << 12
 
@@ -80,20 +86,31 @@ class SolveBudgetExceeded(RuntimeError):
         seconds: wall time spent.
         move_values: the root moves solved so far (notation -> value for the
             player to move), possibly empty.
+        stage: what was being solved if not a root move (GridBloc: ``"round
+            two from its start"``), else ``""``.
     """
 
     def __init__(
-        self, budget: str, limit: float, nodes: int, seconds: float, move_values: dict[str, int], total: int
+        self,
+        budget: str,
+        limit: float,
+        nodes: int,
+        seconds: float,
+        move_values: dict[str, int],
+        total: int,
+        stage: str = "",
     ) -> None:
         self.budget = budget
         self.limit = limit
         self.nodes = nodes
         self.seconds = seconds
         self.move_values = dict(move_values)
+        self.stage = stage
         what = f"{limit:g} s" if budget == "time_limit" else f"{int(limit):,} positions"
         super().__init__(
             f"solve stopped: {budget}={what} reached after {nodes:,} positions in {seconds:.1f} s, "
-            f"with {len(move_values)} of {total} root moves solved; raise {budget} or solve a later "
+            + (f"while solving {stage}, " if stage else "")
+            + f"with {len(move_values)} of {total} root moves solved; raise {budget} or solve a later "
             "(or smaller) position"
         )
 
@@ -120,8 +137,7 @@ class Solution:
         game: ``"gridlock"`` or ``"gridbloc"``.
         details: extra figures; for GridBloc ``"round2_points"`` (what the
             round-two runner, player 0, scores under perfect play from the
-            start of round two) and ``"runner_points"`` (the points the
-            current round's runner still scores under score-perfect play).
+            start of round two; only when solving a round-one position).
     """
 
     value: int
@@ -164,6 +180,9 @@ class _Budget:
         self.nodes = 0
         self.done: dict[str, int] = {}
         self.bar: Any = None
+        #: what is being solved when it is not a root move (shown and reported)
+        self.stage = ""
+        self.shown = 0.0  # when the bar was last drawn (seconds into the solve)
 
     def elapsed(self) -> float:
         return time.perf_counter() - self.start
@@ -174,18 +193,23 @@ class _Budget:
         seconds = self.elapsed()
         if nodes > self.max_nodes:
             self.close()
-            raise SolveBudgetExceeded("max_nodes", self.max_nodes, nodes, seconds, self.done, self.total)
+            raise SolveBudgetExceeded("max_nodes", self.max_nodes, nodes, seconds, self.done, self.total, self.stage)
         if seconds > self.time_limit:
             self.close()
-            raise SolveBudgetExceeded("time_limit", self.time_limit, nodes, seconds, self.done, self.total)
-        if self.progress and seconds > 1.0:
+            raise SolveBudgetExceeded("time_limit", self.time_limit, nodes, seconds, self.done, self.total, self.stage)
+        if self.progress and seconds > 1.0 and seconds - self.shown > 0.5:
+            self.shown = seconds
             if self.bar is None:
                 from tqdm.auto import tqdm
 
-                self.bar = tqdm(total=self.total, initial=len(self.done), desc=self.desc, unit="move")
-            self.bar.set_postfix_str(f"{nodes:,} positions", refresh=False)
+                self.bar = tqdm(
+                    total=self.total,
+                    desc=self.desc,
+                    bar_format="{desc} |{bar}| {n}/{total} root moves solved",
+                )
             self.bar.n = len(self.done)
-            self.bar.refresh()
+            stage = f" ({self.stage})" if self.stage else ""
+            self.bar.set_description_str(f"{self.desc}{stage}: {nodes:,} positions, {seconds:.1f} s")
 
     def root_move(self, name: str, value: int, nodes: int) -> None:
         self.done[name] = value
@@ -194,14 +218,12 @@ class _Budget:
     def close(self) -> None:
         if self.bar is not None:
             self.bar.n = len(self.done)
-            self.bar.set_postfix_str(f"{self.nodes:,} positions", refresh=False)
+            self.bar.set_description_str(f"{self.desc}: {self.nodes:,} positions, {self.elapsed():.1f} s")
             self.bar.close()
             self.bar = None
 
 
-def solve(
-    game: Game, *, time_limit: float = 60.0, max_nodes: int = 50_000_000, progress: bool = True
-) -> Solution:
+def solve(game: Game, *, time_limit: float = 60.0, max_nodes: int = 50_000_000, progress: bool = True) -> Solution:
     """Solve a two-player position exactly: its value, and every move's value.
 
     Args:
@@ -233,7 +255,7 @@ def solve(
         >>> from gridwidgets import Gridlock
         >>> s = solve(Gridlock(3, 3), progress=False)
         >>> s.winner, s.best_moves
-        (0, ['B2'])
+        (0, ['A1', 'C1', 'B2', 'A3', 'C3'])
     """
     from ..games.gridbloc import GridBloc
     from ..games.gridlock import Gridlock
@@ -355,6 +377,8 @@ def _solve_gridlock(game: Any, time_limit: float, max_nodes: int, progress: bool
         nodes += 1
         if not nodes & (_CHECK_EVERY - 1):
             check(nodes)
+            if len(table) > _TABLE_MAX:
+                _shrink(table)
         # safe moves: cells only one side may use, next to none the other side may use
         only = a & ~b
         if only:
@@ -420,6 +444,22 @@ def _solve_gridlock(game: Any, time_limit: float, max_nodes: int, progress: bool
     return Solution(value, me if value > 0 else 1 - me, best, values, nodes, budget.elapsed(), me, "gridlock")
 
 
+def _shrink(table: dict[int, Any]) -> None:
+    """Keep about the half of the table's positions whose keys have the most
+    bits set: the positions with the most cells or edges still in play, the
+    costly ones to search again. The table is changed in place."""
+    sizes = Counter(key.bit_count() for key in table)
+    kept, cut = 0, 0
+    for bits in sorted(sizes, reverse=True):
+        if kept + sizes[bits] > len(table) // 2:
+            cut = bits + 1
+            break
+        kept += sizes[bits]
+    keep = {key: value for key, value in table.items() if key.bit_count() >= cut}
+    table.clear()
+    table.update(keep)
+
+
 def _bits(x: int) -> list[int]:
     """The set bits of ``x``, lowest first, each as an int with that one bit."""
     out = []
@@ -442,64 +482,70 @@ def _mask_bits(mask: Any, cols: int) -> int:
 # GridBloc
 # ----------------------------------------------------------------------
 class _BlocBoard:
-    """Edges, steps and their blocking walls of one GridBloc board (GB-1..GB-3).
+    """One GridBloc board as bitboards (GB-1..GB-3).
 
-    Tiles are ``r * size + c``; edge ids are this module's own. A step is
-    ``(j, bit_j, m1, m2)``: it is blocked when ``walls & m1 and walls & m2``
-    (for an orthogonal step ``m1 == m2``, the edge crossed; for a diagonal
-    one the two sides of the corner, GB-3).
+    Tile ``i = r * size + c`` is bit ``i``. An *open* set of edges is one
+    int: bit ``i`` for the edge between tile ``i`` and its right neighbour,
+    bit ``size * size + i`` for the edge between ``i`` and the tile below.
+    A step is ``(j, bit_j, m1, m2)``: it is possible when ``open & m1 == m1``
+    or ``open & m2 == m2``. For an orthogonal step ``m1 == m2`` is the edge
+    crossed; a diagonal step is blocked when walls close both sides of its
+    corner (GB-3), that is, it is possible when one of the two orthogonal
+    two-step paths around the corner is open. So the tiles the runner can
+    reach are the orthogonally connected part of the board, a bitboard flood fill.
     """
 
     def __init__(self, size: int, holes: set[int]) -> None:
         self.size = size
-        n = size * size
-        self.edge: dict[tuple[int, int], int] = {}
-        for r in range(size):
-            for c in range(size):
-                i = r * size + c
-                if c + 1 < size:
-                    self.edge[(i, i + 1)] = len(self.edge)
-                if r + 1 < size:
-                    self.edge[(i, i + size)] = len(self.edge)
-        self.tiles = {e: pair for pair, e in self.edge.items()}
+        self.n = n = size * size
+        self.holes = holes
+        right = sum(1 << (r * size + c) for r in range(size) for c in range(size - 1))
+        down = sum(1 << (r * size + c) for r in range(size - 1) for c in range(size))
+        hole_bits = sum(1 << h for h in holes)
         # edges next to a hole are closed for good (GB-1)
-        self.hole_edges = sum(1 << e for (i, j), e in self.edge.items() if i in holes or j in holes)
+        right &= ~hole_bits & ~(hole_bits >> 1)
+        down &= ~hole_bits & ~(hole_bits >> size)
+        self.all_open = right | (down << n)
+        self.tiles = ((1 << n) - 1) & ~hole_bits
+
+        def edge(i: int, j: int) -> int:
+            i, j = min(i, j), max(i, j)
+            return 1 << i if j == i + 1 else 1 << (n + i)
+
+        #: per tile, the edges around it
         self.incident = [0] * n
-        for (i, j), e in self.edge.items():
-            self.incident[i] |= 1 << e
-            self.incident[j] |= 1 << e
-
-        def eb(i: int, j: int) -> int:
-            return 1 << self.edge[(min(i, j), max(i, j))]
-
+        for i in range(n):
+            r, c = divmod(i, size)
+            for rr, cc in ((r, c + 1), (r + 1, c), (r, c - 1), (r - 1, c)):
+                if 0 <= rr < size and 0 <= cc < size:
+                    self.incident[i] |= edge(i, rr * size + cc)
         self.steps: list[list[tuple[int, int, int, int]]] = []
         for r in range(size):
             for c in range(size):
                 i = r * size + c
                 out = []
-                for dr in (-1, 0, 1):
-                    for dc in (-1, 0, 1):
-                        rr, cc = r + dr, c + dc
-                        if (dr, dc) == (0, 0) or not (0 <= rr < size and 0 <= cc < size):
-                            continue
-                        j = rr * size + cc
-                        if j in holes or i in holes:
-                            continue
-                        if dr == 0 or dc == 0:
-                            m = eb(i, j)
-                            out.append((j, 1 << j, m, m))
-                        else:
-                            b = rr * size + c
-                            k = r * size + cc
-                            out.append((j, 1 << j, eb(i, b) | eb(b, j), eb(i, k) | eb(k, j)))
+                for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0), (1, 1), (1, -1), (-1, 1), (-1, -1)):
+                    rr, cc = r + dr, c + dc
+                    j = rr * size + cc
+                    if not (0 <= rr < size and 0 <= cc < size) or i in holes or j in holes:
+                        continue
+                    if dr == 0 or dc == 0:
+                        m = edge(i, j)
+                        out.append((j, 1 << j, m, m))
+                    else:
+                        b = rr * size + c  # beside both tiles, in the start's column
+                        k = r * size + cc  # beside both tiles, in the start's row
+                        out.append((j, 1 << j, edge(i, b) | edge(b, j), edge(i, k) | edge(k, j)))
                 self.steps.append(out)
 
-    def wall_bits(self, walls: Any) -> int:
-        bits = self.hole_edges
+    def open_bits(self, walls: Any) -> int:
+        """The open edges once ``walls`` (:class:`~gridwidgets.games.gridbloc.Wall` objects) stand."""
+        n, size = self.n, self.size
+        closed = 0
         for w in walls:
-            i, j = w.a[0] * self.size + w.a[1], w.b[0] * self.size + w.b[1]
-            bits |= 1 << self.edge[(min(i, j), max(i, j))]
-        return bits
+            i, j = sorted((w.a[0] * size + w.a[1], w.b[0] * size + w.b[1]))
+            closed |= 1 << i if j == i + 1 else 1 << (n + i)
+        return self.all_open & ~closed
 
 
 def _solve_gridbloc(game: Any, time_limit: float, max_nodes: int, progress: bool) -> Solution:
@@ -507,47 +553,58 @@ def _solve_gridbloc(game: Any, time_limit: float, max_nodes: int, progress: bool
         raise ValueError("solve() starts from round one: finish the setup phase first (GB-10, 'done')")
     size = game.size
     moves = game.legal_moves()
-    budget = _Budget(time_limit, max_nodes, progress, f"solve GridBloc {size}x{size}", len(moves) + 1)
+    budget = _Budget(time_limit, max_nodes, progress, f"solve GridBloc {size}x{size}", len(moves))
     if game.phase == "over":
         value = int(game.returns()[0])
         return Solution(value, game.winner, [], {}, 0, budget.elapsed(), 0, "gridbloc")
     holes = {r * size + c for r, c in game.holes}
     bb = _BlocBoard(size, holes)
     steps, incident = bb.steps, bb.incident
-    table: dict[tuple[int, int, int, bool], tuple[int, int]] = {}
+    n = bb.n
+    low_n = (1 << n) - 1
+    table: dict[int, tuple[int, int, int]] = {}  # key -> (lower bound, upper bound, best move)
     nodes = 0
     check = budget.check
 
-    def region(r: int, walls: int) -> tuple[int, int]:
-        """The tiles the runner can reach from ``r`` (GB-3) and the edges touching them."""
-        seen = 1 << r
-        touch = incident[r]
-        todo = [r]
-        while todo:
-            for j, bj, m1, m2 in steps[todo.pop()]:
-                if not seen & bj and not (walls & m1 and walls & m2):
-                    seen |= bj
-                    touch |= incident[j]
-                    todo.append(j)
-        return seen, touch
-
-    def points(r: int, walls: int, unscored: int, run: bool, alpha: int, beta: int) -> int:
+    def points(r: int, open_: int, unscored: int, run: bool, alpha: int, beta: int) -> int:
         """The points the runner still scores this round under perfect play
-        (runner maximises, blocker minimises; GB-4..GB-6), fail-soft
-        alpha-beta: a result ``<= alpha`` is an upper bound, ``>= beta`` a lower one."""
+        (runner maximises, blocker minimises; GB-4..GB-6), by fail-soft
+        alpha-beta: a result ``<= alpha`` is an upper bound, ``>= beta`` a lower one.
+
+        ``r``: the runner's tile; ``open_``: the open edges; ``unscored``:
+        the tiles not visited this round."""
         nonlocal nodes
         nodes += 1
         if not nodes & (_CHECK_EVERY - 1):
             check(nodes)
-        reach, touch = region(r, walls)
+            if len(table) > _TABLE_MAX:
+                _shrink(table)
+        right = open_ & low_n
+        down = open_ >> n
+        reach = 1 << r
+        while True:  # flood fill: the tiles the runner can reach (GB-3)
+            grown = (
+                reach
+                | ((reach & right) << 1)
+                | ((reach >> 1) & right)
+                | ((reach & down) << size)
+                | ((reach >> size) & down)
+            )
+            if grown == reach:
+                break
+            reach = grown
         left = unscored & reach
         if not left:  # GB-6: trapped, the round is over
             return 0
-        hi = left.bit_count()
+        # the open edges inside the reach: the only walls that matter (see the module docstring)
+        inner_right = right & reach & (reach >> 1)
+        inner_down = down & reach & (reach >> size)
+        inner = inner_right | (inner_down << n)
+        # each step is followed by a wall inside the reach, and no open edge inside it means trapped
+        hi = min(left.bit_count(), inner.bit_count() - (0 if run else 1))
         if hi <= alpha:
             return hi
-        # only the reachable part matters: its walls (edges leaving it are all closed) and unscored tiles
-        key = (r, walls & touch, left, run)
+        key = (((inner << n) | left) << 12 | r) << 1 | run
         lo = 0
         entry = table.get(key)
         if entry is not None:
@@ -557,52 +614,69 @@ def _solve_gridbloc(game: Any, time_limit: float, max_nodes: int, progress: bool
             if hi <= alpha:
                 return hi
         a, b = max(alpha, lo), min(beta, hi)
-        if run:  # GB-3: step to a neighbour; a tile not scored yet is worth 1 (GB-5)
+        a0, b0 = a, b
+        hint = entry[2] if entry is not None else -1  # the move that was best last time, first
+        chosen = -1
+        if run:  # GB-3: step to a neighbour; a tile not scored yet is worth 1 (GB-5), those first
             best = -1
-            order = sorted(steps[r], key=lambda s: not unscored & s[1])
-            for j, bj, m1, m2 in order:
-                if walls & m1 and walls & m2:
-                    continue
-                gain = 1 if unscored & bj else 0
-                v = gain + points(j, walls, unscored & ~bj, False, a - gain, b - gain)
+            order = [j for j, bj, m1, m2 in steps[r] if (open_ & m1 == m1 or open_ & m2 == m2) and unscored & bj]
+            order += [j for j, bj, m1, m2 in steps[r] if (open_ & m1 == m1 or open_ & m2 == m2) and not unscored & bj]
+            if hint in order:
+                order.remove(hint)
+                order.insert(0, hint)
+            for j in order:
+                bj = 1 << j
+                if unscored & bj:
+                    v = 1 + points(j, open_, unscored ^ bj, False, a - 1, b - 1)
+                else:
+                    v = points(j, open_, unscored, False, a, b)
                 if v > best:
-                    best = v
+                    best, chosen = v, j
                     if v >= b:
                         break
                     if v > a:
                         a = v
-            res_lo, res_hi = (best, hi) if best >= b else (lo, best) if best <= max(alpha, lo) else (best, best)
-        else:  # GB-4: one wall on an open edge inside the runner's reach, next to the runner first
+        else:  # GB-4: one wall on an open edge inside the reach, the runner's own edges first
             best = hi + 1
-            free = touch & ~walls
-            first = free & incident[r]
-            for low in _bits(first) + _bits(free & ~first):
-                v = points(r, walls | low, unscored, True, a, b)
+            first = inner & incident[r]
+            walls = _bits(first) + _bits(inner & ~first)
+            if hint in walls:
+                walls.remove(hint)
+                walls.insert(0, hint)
+            for e in walls:
+                v = points(r, open_ & ~e, unscored, True, a, b)
                 if v < best:
-                    best = v
+                    best, chosen = v, e
                     if v <= a:
                         break
                     if v < b:
                         b = v
-            res_lo, res_hi = (lo, best) if best <= a else (best, hi) if best >= min(beta, hi) else (best, best)
+        new = (lo, best) if best <= a0 else (best, hi) if best >= b0 else (best, best)
         if entry is not None:
-            res_lo, res_hi = max(res_lo, entry[0]), min(res_hi, entry[1])
-        table[key] = (res_lo, res_hi)
+            new = (max(new[0], entry[0]), min(new[1], entry[1]))
+        table[key] = (new[0], new[1], chosen)
         return best
 
-    def compare(r: int, walls: int, unscored: int, run: bool, target: int) -> int:
+    def compare(r: int, open_: int, unscored: int, run: bool, target: int) -> int:
         """-1, 0 or +1 as the runner's future points are below, equal to or above ``target``."""
         if target < 0:
             return 1  # the points are never negative
-        v = points(r, walls, unscored, run, target - 1, target + 1)
+        v = points(r, open_, unscored, run, target - 1, target + 1)
         return -1 if v < target else 1 if v > target else 0
 
-    def exact(r: int, walls: int, unscored: int, run: bool) -> int:
-        return points(r, walls, unscored, run, -1, size * size + 1)
+    def exact(r: int, open_: int, unscored: int, run: bool) -> int:
+        """The exact points, by a series of null-window tests (MTD(f), Plaat et al. 1996)."""
+        lo, hi, guess = 0, n, 0
+        while lo < hi:
+            beta = guess + 1 if guess == lo else guess
+            guess = points(r, open_, unscored, run, beta - 1, beta)
+            if guess < beta:
+                hi = guess
+            else:
+                lo = guess
+        return lo
 
-    original = bb.wall_bits(game.original_walls)
     start = game.start[0] * size + game.start[1]
-    all_tiles = sum(1 << i for i in range(size * size) if i not in holes)
     runner_player = game.runner_player
     totals = game.scores
     values: dict[str, int] = {}
@@ -610,30 +684,30 @@ def _solve_gridbloc(game: Any, time_limit: float, max_nodes: int, progress: bool
     try:
         # round two from its start (GB-7): the same position whatever happens in round one
         if game.round == 1:
-            round2 = exact(start, original, all_tiles & ~(1 << start), True)
+            budget.stage = "round two from its start"
+            round2 = exact(start, bb.open_bits(game.original_walls), bb.tiles & ~(1 << start), True)
+            budget.stage = ""
             details["round2_points"] = round2
             # what the other player (player 0) ends with: round-one blocker, round-two runner
             other_final = totals[0] + round2
         else:
             other_final = totals[1]
         budget.check(nodes)
-        runner_now = totals[runner_player]
-        target = other_final - runner_now  # the runner needs more than this to win
+        target = other_final - totals[runner_player]  # the runner needs more than this to win
         r = game.runner[0] * size + game.runner[1]
-        walls = bb.wall_bits(game.walls)
-        unscored = all_tiles & ~sum(1 << (rr * size + cc) for rr, cc in game.scored)
+        open_ = bb.open_bits(game.walls)
+        unscored = bb.tiles & ~sum(1 << (rr * size + cc) for rr, cc in game.scored)
         mover = game.current_player
         runner_moves = game.to_act == "run"
         for move in moves:
             if runner_moves:
                 j = move.cell[0] * size + move.cell[1]
                 gain = 1 if unscored & (1 << j) else 0
-                outcome = compare(j, walls, unscored & ~(1 << j), False, target - gain)
+                outcome = compare(j, open_, unscored & ~(1 << j), False, target - gain)
             else:
-                outcome = compare(r, walls | bb.wall_bits([move]), unscored, True, target)
+                outcome = compare(r, bb.open_bits([*game.walls, move]), unscored, True, target)
             values[str(move)] = outcome if mover == runner_player else -outcome
             budget.root_move(str(move), values[str(move)], nodes)
-        details["runner_points"] = exact(r, walls, unscored, runner_moves)
     finally:
         budget.nodes = nodes
         budget.close()
@@ -641,4 +715,3 @@ def _solve_gridbloc(game: Any, time_limit: float, max_nodes: int, progress: bool
     best = [name for name, v in values.items() if v == value]
     winner = None if value == 0 else mover if value > 0 else 1 - mover
     return Solution(value, winner, best, values, nodes, budget.elapsed(), mover, "gridbloc", details)
-
