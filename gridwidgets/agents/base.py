@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from typing import Any
 
@@ -11,7 +12,7 @@ from ..core.game import Game
 __all__ = ["Agent", "RandomAgent", "ScriptedAgent"]
 
 
-class Agent:
+class Agent(ABC):
     """Base class: an agent chooses a move for the player to act.
 
     Subclasses implement :meth:`choose`. ``name`` is shown on the widget's
@@ -22,13 +23,13 @@ class Agent:
     def name(self) -> str:
         return type(self).__name__
 
+    @abstractmethod
     def choose(self, game: Game) -> Any:
         """One of ``game.legal_moves()`` for ``game.current_player``; the game is not changed.
 
         Raises:
             ValueError: if the game is over (there is nothing to choose).
         """
-        raise NotImplementedError  # pragma: no cover - abstract
 
     def reset(self) -> None:
         """Forget any state kept between moves (a new game starts)."""
