@@ -31,7 +31,7 @@ class Agent(ABC):
             ValueError: if the game is over (there is nothing to choose).
         """
 
-    def reset(self) -> None:
+    def reset(self) -> None:  # noqa: B027 - a hook: agents without state need not override it
         """Forget any state kept between moves (a new game starts)."""
 
     def __repr__(self) -> str:
