@@ -28,23 +28,30 @@ game theory); the mover wins at once if their safe moves outnumber every
 move left to the opponent, and loses if the opponent's safe moves are at
 least as many as the mover's moves. Feasible from the empty board (one
 core, see ``benchmarks/solve_speed.py``): every board up to 5x5 in under a
-second, 5x6 and 6x5 in a few seconds, 6x6 in a few minutes; larger boards
-from later positions.
+second, 5x6 and 6x5 in a few seconds, 6x6 in about two minutes (17 million
+positions, 0.7 GB); larger boards from later positions.
 
 **GridBloc** (RULES GB-1..GB-8). Round two always starts from the same
 position (the original walls, no tile scored; GB-7), so the game splits
 into two score games: in each round the runner maximises, and the blocker
 minimises, the points the runner still scores. The round-two value is
 solved once; a round-one position is then won by the runner if their
-round-one total beats it (GB-7: equal totals draw). A round's state is the
+round-one total beats it (GB-7: equal totals draw). It follows that from
+the very start (no setup moves) perfect play always draws: round two is
+round one with the roles swapped. A round's state is the
 runner's tile, the walls, the unscored tiles and who acts; only the part of
 the board the runner can still reach matters, and the blocker need only
 consider walls inside that part (a wall elsewhere is a pass, never better
 than a wall that closes an edge the runner could use; a non-trapped runner
 always has one). No board symmetries are used (walls and holes seldom keep
-them). Feasible: 2x2 and 3x3 boards whole (both rounds) in about a second;
-4x4 boards with some original walls or holes, or late in a round; a blank
-4x4 from the start is beyond a minute. The setup phase (GB-10) is not
+them). Feasible (one core): 2x2 and 3x3 boards whole (both rounds) in
+under a second; on 4x4, round-two positions once about 4 walls are placed
+(seconds), 6 or more (under a second); on 5x5 once about 14 are placed. A
+round-one position needs the value of round two from its start, so round
+one is feasible only where that is: 3x3, or boards whose original walls or
+holes leave the runner little room; a blank 4x4 from the start was not
+solved in 15 minutes (300 million positions). Bigger boards only when the
+runner's reachable part is small. The setup phase (GB-10) is not
 solved: finish the setup first.
 
 Other games (GridMaster4, Block Four) are refused with :class:`ValueError`:
