@@ -301,14 +301,19 @@ class Game(ABC):
         self._restore(record)
 
     def _push(self, move: Any) -> None:
-        self._auto = []
-        record = self._do(move)
+        try:
+            record = self._do(move)
+        except Exception:
+            self._auto = []
+            raise
+        self._history.append(move)
         # moves the rules made by themselves right after this one (a skipped
         # placement, BF-7) go into the history too, and are undone with it
-        auto, self._auto = self._auto, []
+        auto = self._auto
+        if auto:
+            self._auto = []
+            self._history.extend(auto)
         self._undo_records.append((record, len(auto)))
-        self._history.append(move)
-        self._history.extend(auto)
 
     def undo(self) -> Any:
         """Take back the last move and return it.
@@ -404,6 +409,8 @@ class Game(ABC):
             self._notify()
 
     def _notify(self) -> None:
+        if not self._observers:
+            return
         for obs in list(self._observers.values()):
             try:
                 obs.callback(self)

@@ -178,9 +178,9 @@ class GridMaster4(Game):
     def _check(self, move: CellMove) -> None:
         r, c = move.cell
         i = r * self.size + c
-        kind = self.turn_kind()
+        p = self._to_move
         if self._owner[i] < 0:
-            if kind != NORMAL:
+            if not self._opened[p] or self._owed[p]:
                 return  # GM-2, GM-7: any open cell (the game is not over: play() checked)
             # GM-4: jumps are symmetric, so i is a jump cell of an active tile
             # exactly when an active tile stands on a jump cell of i
@@ -188,6 +188,7 @@ class GridMaster4(Game):
             for j in self._jumps[i]:
                 if j in mine:
                     return
+        kind = self.turn_kind()
         name = cell_name(move.cell)
         player = self.players[self._to_move]
         if self._owner[i] >= 0:
@@ -215,7 +216,7 @@ class GridMaster4(Game):
         i = r * self.size + c
         p = self._to_move
         record = (
-            i, p, self._opened[p], self._in_play[:], self._owed[:], self._over,
+            i, p, self._opened[p], self._in_play, self._owed, self._over,
             self._winners, self._events, self._deactivated,
         )
         self._place(i)
@@ -232,7 +233,8 @@ class GridMaster4(Game):
         self._score[p] -= 1
         self._open += 1
         self._opened[p] = opened
-        self._in_play, self._owed = in_play[:], owed[:]
+        # the lists in a record are never changed in place (copy on write below)
+        self._in_play, self._owed = in_play, owed
         self._to_move, self._over, self._winners = p, over, winners
         self._events, self._deactivated = events, deactivated
         self._legal = None
@@ -251,6 +253,7 @@ class GridMaster4(Game):
         if not self._opened[p]:
             self._opened[p] = True  # GM-2: the opening deactivates nothing
         elif self._owed[p]:
+            self._owed = self._owed[:]  # copy on write: undo records share these lists
             self._owed[p] -= 1  # GM-7: a free placement deactivates nothing
         else:
             # GM-5: the mover's (variant: everyone's) active tiles on the new tile's jump cells
@@ -298,6 +301,8 @@ class GridMaster4(Game):
             if not self._opened[p] or self._owed[p] or self._has_normal_move(p):
                 self._legal = None
                 return
+            self._in_play = self._in_play[:]  # copy on write: undo records share these lists
+            self._owed = self._owed[:]
             self._in_play[p] = False
             others = [q for q in range(n) if self._in_play[q]]
             for q in others:
