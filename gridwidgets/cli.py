@@ -60,6 +60,23 @@ ADJACENT = "Invalid move. You cannot place next to an opponent's marker. Please 
 OCCUPIED = "Invalid move. That cell is already taken. Please choose a different cell."
 
 
+def _console(out: TextIO | None) -> tuple[TextIO, Callable[..., None]]:
+    """The stream to print to (``sys.stdout`` by default) and a ``say(text="")``
+    that prints a line to it at once."""
+    stream = out if out is not None else sys.stdout
+
+    def say(text: str = "") -> None:
+        print(text, file=stream, flush=True)
+
+    return stream, say
+
+
+def _seating(game: Any, agents: Mapping[int, Any] | None) -> tuple[dict[int, Any], list[int]]:
+    """The agent seats, and the players who are people (asked through ``read``)."""
+    seats = dict(agents or {})
+    return seats, [p for p in range(len(game.players)) if p not in seats]
+
+
 def play_gridlock(
     game: Gridlock,
     read: Callable[[str], str] = input,
@@ -76,10 +93,7 @@ def play_gridlock(
         The same game, over. Ends early, leaving the game as it is, on end
         of input or when ``quit`` is typed.
     """
-    stream = out if out is not None else sys.stdout
-
-    def say(text: str = "") -> None:
-        print(text, file=stream, flush=True)
+    _, say = _console(out)
 
     say(str(game))
     while not game.is_over:
@@ -224,12 +238,8 @@ def play_gridmaster(
     Returns:
         The same game, over, or as it was left on ``q`` or end of input.
     """
-    stream = out if out is not None else sys.stdout
-    seats = dict(agents or {})
-    people = [p for p in range(len(game.players)) if p not in seats]
-
-    def say(text: str = "") -> None:
-        print(text, file=stream, flush=True)
+    _, say = _console(out)
+    seats, people = _seating(game, agents)
 
     def show() -> None:
         say()
@@ -510,12 +520,8 @@ def play_blockfour(
     Returns:
         The same game, over, or as it was left on ``q`` or end of input.
     """
-    stream = out if out is not None else sys.stdout
-    seats = dict(agents or {})
-    people = [p for p in range(len(game.players)) if p not in seats]
-
-    def say(text: str = "") -> None:
-        print(text, file=stream, flush=True)
+    stream, say = _console(out)
+    seats, people = _seating(game, agents)
 
     def show() -> None:
         say()
@@ -820,12 +826,8 @@ def play_gridbloc(
     Returns:
         The same game, over, or as it was left on ``q`` or end of input.
     """
-    stream = out if out is not None else sys.stdout
-    seats = dict(agents or {})
-    people = [p for p in range(len(game.players)) if p not in seats]
-
-    def say(text: str = "") -> None:
-        print(text, file=stream, flush=True)
+    _, say = _console(out)
+    seats, people = _seating(game, agents)
 
     def show() -> None:
         say()
