@@ -14,6 +14,7 @@ __version__ = "0.1.0"
 __all__ = [
     "BlockFour",
     "BlockFourWidget",
+    "Boards",
     "CellMove",
     "Game",
     "GridBloc",
@@ -25,9 +26,18 @@ __all__ = [
     "IllegalMoveError",
     "__version__",
     "agents",
+    "side_by_side",
 ]
 
-_WIDGETS = ("BlockFourWidget", "GridBlocWidget", "GridlockWidget", "GridMaster4Widget", "GameWidget")
+_WIDGETS = (
+    "BlockFourWidget",
+    "Boards",
+    "GameWidget",
+    "GridBlocWidget",
+    "GridMaster4Widget",
+    "GridlockWidget",
+    "side_by_side",
+)
 
 
 def __getattr__(name: str) -> object:

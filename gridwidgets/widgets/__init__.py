@@ -10,8 +10,18 @@ from .blockfour import BlockFourWidget
 from .gridbloc import GridBlocWidget
 from .gridlock import GridlockWidget
 from .gridmaster import GridMaster4Widget
+from .layout import Boards, side_by_side
 
-__all__ = ["BlockFourWidget", "GameWidget", "GridBlocWidget", "GridMaster4Widget", "GridlockWidget", "widget_for"]
+__all__ = [
+    "BlockFourWidget",
+    "Boards",
+    "GameWidget",
+    "GridBlocWidget",
+    "GridMaster4Widget",
+    "GridlockWidget",
+    "side_by_side",
+    "widget_for",
+]
 
 _WIDGETS: dict[str, type[GameWidget]] = {
     "blockfour": BlockFourWidget,

@@ -1,0 +1,70 @@
+"""notebooks/00-welcome.ipynb in a real JupyterLab: the four games side by
+side (gw.side_by_side), each playable by a click, and the kernel agreeing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import lab_harness as harness
+import pytest
+
+pytest.importorskip("playwright.sync_api", reason="playwright (python) is not installed")
+if not harness.chromium_available():
+    pytest.skip(f"{harness.CHROMIUM} is missing (apt-get install -y chromium)", allow_module_level=True)
+
+pytestmark = pytest.mark.browser
+
+WELCOME = Path(__file__).resolve().parents[2] / "notebooks" / "00-welcome.ipynb"
+GAMES = ("gridlock", "gridmaster4", "blockfour", "gridbloc")
+
+
+def wait_version(nb, game: str, version: int) -> None:
+    nb.wait_for(
+        "([sel, v]) => { const r = document.querySelector(sel); return !!r && r.dataset.version === String(v); }",
+        [f'[data-game="{game}"]', version],
+    )
+
+
+def version(nb, game: str) -> int:
+    return int(nb.page.locator(f'[data-game="{game}"]').first.get_attribute("data-version"))
+
+
+def test_welcome_four_boards_side_by_side_each_playable(open_notebook):
+    nb = open_notebook(WELCOME)
+    nb.run_all()
+    for game in GAMES:
+        nb.wait_for("(sel) => !!document.querySelector(sel + ' [data-cell]')", f'[data-game="{game}"]')
+    # the four boards share one row of the page (two columns at least at 1280 px)
+    boxes = [nb.page.locator(f'[data-game="{g}"]').first.bounding_box() for g in GAMES]
+    assert boxes[0]["y"] == pytest.approx(boxes[1]["y"], abs=40), boxes
+    assert boxes[1]["x"] > boxes[0]["x"] + boxes[0]["width"] - 1, boxes
+
+    # Gridlock: the notebook played B2 for X from code; O answers by a click on D4
+    v = version(nb, "gridlock")
+    nb.page.locator('[data-game="gridlock"]').first.locator('[data-cell="D4"]').click()
+    wait_version(nb, "gridlock", v + 1)
+    # GridMaster4: orange's opening tile anywhere (GM-2)
+    nb.page.locator('[data-game="gridmaster4"] [data-cell="E5"]').click()
+    wait_version(nb, "gridmaster4", 1)
+    # Block Four: X picks two cards from the hand and locks the bid in (hidden, BF-5)
+    bf = nb.page.locator('[data-game="blockfour"]')
+    hand = nb.evaluate(
+        "() => Array.from(document.querySelectorAll("
+        "'[data-game=\"blockfour\"] [data-card][data-player=\"0\"][data-where=\"hand\"]'), e => e.dataset.card)"
+    )
+    for card in hand[:2]:
+        bf.locator(f'[data-card="{card}"][data-player="0"][data-where="hand"]').click()
+    nb.wait_for("() => { const b = document.querySelector('[data-game=\"blockfour\"] [data-action=\"lock\"]');"
+                " return !!b && !b.disabled; }")
+    bf.locator('[data-action="lock"]').click()
+    wait_version(nb, "blockfour", 1)
+    # GridBloc: the runner steps off the start tile E5 to D4 (GB-3)
+    nb.page.locator('[data-game="gridbloc"] [data-cell="D4"]').click()
+    wait_version(nb, "gridbloc", 1)
+
+    out = nb.run_code(
+        "print([[str(m) for m in g.history] for g in boards.games], blockfour.pending_bids)"
+    ).strip()
+    assert out.startswith("[['B2', 'D4'], ['E5'], [], ['D4']]"), out
+    assert out.endswith("(True, False)"), out  # X has bid; the bid itself is in no history
+    assert nb.errors() == []

@@ -1,0 +1,76 @@
+"""gw.side_by_side: several live boards in one output, with a static picture."""
+
+import re
+
+import ipywidgets
+import pytest
+
+import gridwidgets as gw
+
+
+def four_games():
+    return gw.Gridlock(), gw.GridMaster4(size=10), gw.BlockFour(seed=1), gw.GridBloc()
+
+
+def test_each_board_is_the_live_widget_of_its_game():
+    games = four_games()
+    boards = gw.side_by_side(*games)
+    assert isinstance(boards, ipywidgets.GridBox)
+    assert boards.games == list(games)
+    # (anywidget gives each instance its own subclass: compare with isinstance)
+    kinds = (gw.GridlockWidget, gw.GridMaster4Widget, gw.BlockFourWidget, gw.GridBlocWidget)
+    assert all(isinstance(w, k) for w, k in zip(boards.boards, kinds, strict=True))
+    assert [w.game for w in boards.boards] == list(games)
+    assert boards.titles == ["Gridlock", "GridMaster4", "Block Four", "GridBloc"]
+    # every board is in the displayed tree, under its title
+    shown = [cell.children[1] for cell in boards.children]
+    assert shown == boards.boards
+    assert [cell.children[0].value for cell in boards.children] == [f"<b>{t}</b>" for t in boards.titles]
+
+
+def test_a_click_on_one_board_plays_in_its_game_only():
+    boards = gw.side_by_side(gw.Gridlock(), gw.Gridlock(rows=3, cols=3))
+    first, second = boards.boards
+    s = first.state
+    assert first.handle_intent({"type": "play", "move": "B2", "version": s["version"], "player": 0})
+    assert [str(m) for m in boards.games[0].history] == ["B2"]
+    assert boards.games[1].history == []
+    assert first.state["version"] > s["version"]
+    assert second.state["history"] == [] and set(second.state["cells"]) == {""}
+
+
+def test_widgets_already_made_are_kept_and_titles_given():
+    g = gw.Gridlock()
+    w = g.widget(show_legal=True)
+    boards = gw.side_by_side(w, titles=["Mine <1>"])
+    assert boards.boards[0] is w
+    assert "Mine &lt;1&gt;" in boards.children[0].children[0].value
+
+
+@pytest.mark.parametrize(
+    "args, kwargs, error, match",
+    [
+        ((), {}, ValueError, "at least one"),
+        (("B2",), {}, TypeError, "not str"),
+        ((gw.Gridlock(),), {"titles": ["a", "b"]}, ValueError, "2 titles for 1 boards"),
+    ],
+)
+def test_bad_arguments_are_refused(args, kwargs, error, match):
+    with pytest.raises(error, match=match):
+        gw.side_by_side(*args, **kwargs)
+
+
+def test_the_output_keeps_a_static_picture_of_every_board():
+    games = four_games()
+    games[0].play("B2")
+    boards = gw.side_by_side(*games)
+    data, _meta = boards._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in data
+    assert data["text/plain"] == "Boards(Gridlock, GridMaster4, Block Four, GridBloc)"
+    page = data["text/html"]
+    assert "<script" not in page
+    svgs = re.findall(r"<svg\b.*?</svg>", page, flags=re.S)
+    assert len(svgs) == 4
+    # each picture is that game's own drawing, in the order given
+    for svg, game in zip(svgs, games, strict=True):
+        assert svg == game.to_svg(size=300)
