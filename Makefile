@@ -8,7 +8,7 @@ BUNDLE := gridwidgets/static/widget.js
 CHROMIUM := /usr/bin/chromium
 HOST ?= 127.0.0.1
 
-.PHONY: setup lab test test-fast lint build chromium bench notebooks clean
+.PHONY: setup lab classroom docs test test-fast lint build chromium bench notebooks clean
 
 setup: $(VENV)/.installed $(BUNDLE)
 
@@ -35,7 +35,15 @@ chromium:
 	  else echo "Browser tests need Debian's chromium: sudo apt-get install chromium"; exit 1; fi; }
 
 lab: setup
-	$(BIN)/jupyter lab --ip=$(HOST) --ServerApp.root_dir=notebooks $(if $(filter 0,$(shell id -u)),--allow-root)
+	$(BIN)/jupyter lab --ip=$(HOST) --ServerApp.root_dir=notebooks --LabApp.default_url=/lab/tree/00-welcome.ipynb $(if $(filter 0,$(shell id -u)),--allow-root)
+
+# the classroom app: a standalone page (Voila) to pick a game and play, no code shown
+classroom: setup
+	$(BIN)/python -m gridwidgets classroom
+
+# the documentation site into site/, strict: a warning fails the build
+docs: setup
+	$(BIN)/mkdocs build --strict
 
 lint: setup
 	$(BIN)/ruff check gridwidgets tests benchmarks
@@ -46,6 +54,7 @@ test-fast: setup
 
 test: setup chromium lint
 	$(BIN)/python -m pytest tests notebooks --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg -q -p no:cacheprovider
+	$(BIN)/python -m pytest --markdown-docs README.md docs -q -p no:cacheprovider
 
 # re-run the tutorials in place (their stored outputs are what nbval checks)
 notebooks: setup

@@ -1,4 +1,7 @@
-"""Terminal play: ``python -m gridwidgets play gridlock`` (RULES GL-6),
+"""The command line: terminal play and the classroom app.
+
+``python -m gridwidgets classroom`` serves the classroom app (Voila, see
+``docs/classroom.md``). Terminal play: ``python -m gridwidgets play gridlock`` (RULES GL-6),
 ``python -m gridwidgets play gridmaster4`` (RULES GM-1..GM-10),
 ``python -m gridwidgets play blockfour`` (RULES BF-1..BF-13) and
 ``python -m gridwidgets play gridbloc`` (RULES GB-1..GB-10).
@@ -994,7 +997,22 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help="the board (GB-1; default classic on 9x9, blank on other sizes)")
     gb.add_argument("--setup", action="store_true",
                     help="open in the setup phase: Player One places original walls and the start (GB-10)")
+    room = sub.add_parser(
+        "classroom",
+        help="serve the classroom page (pick a game, play in the browser, no code) with Voila",
+        description="Serve a page where a class picks a game and plays it in the browser, against each other "
+        "or an agent, with no code visible (Voila; pip install 'gridwidgets[classroom]'). See docs/classroom.md.",
+    )
+    room.add_argument("--port", type=int, default=None, help="TCP port (default 8866 if free, else any free one)")
+    room.add_argument("--no-browser", action="store_true", help="do not open a web browser, only print the link")
+    room.add_argument("--ip", default="127.0.0.1", metavar="ADDRESS",
+                      help="address to serve on (default 127.0.0.1: this machine only; 0.0.0.0 opens it to "
+                      "the network, at your own risk: see docs/classroom.md)")
     args = parser.parse_args(argv)
+    if args.command == "classroom":
+        from .apps import serve_classroom
+
+        return serve_classroom(port=args.port, ip=args.ip, open_browser=not args.no_browser)
     if args.game != "gridbloc" and (args.preset is not None or args.setup):
         parser.error("--preset and --setup are GridBloc options")
     if args.game not in ("blockfour", "gridbloc") and args.agent is not None:

@@ -9,7 +9,12 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-BUNDLE = ["gridwidgets/static/widget.js", "gridwidgets/static/widget.css", "gridwidgets/py.typed"]
+BUNDLE = [
+    "gridwidgets/static/widget.js",
+    "gridwidgets/static/widget.css",
+    "gridwidgets/py.typed",
+    "gridwidgets/apps/classroom.ipynb",  # what `python -m gridwidgets classroom` serves
+]
 
 pytest.importorskip("hatchling")
 if not (ROOT / BUNDLE[0]).is_file():

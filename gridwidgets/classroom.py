@@ -1,0 +1,384 @@
+"""The classroom app: pick a game and who plays each seat, then play in the
+browser, with no code on the page.
+
+``Classroom()`` is an ipywidgets container: a game menu (Gridlock,
+GridMaster4, Block Four, GridBloc), a board menu (sizes and player counts),
+one menu per seat (a person or an agent from :data:`AGENTS`), a *New game*
+button, a one-line explanation, and the live board below
+(``game.widget(agents=...)``). The board does all the playing; this module
+only builds it. ``python -m gridwidgets classroom`` serves it as a page
+through Voila (``gridwidgets/apps/classroom.ipynb``, see
+``docs/classroom.md``).
+
+- Changing the game or the board starts a new game; *New game* too.
+- Changing a seat keeps the position: the same game goes on with the new
+  seats (a fresh board widget on the same game object).
+- Block Four's bids stay secret (BF-5): the board never shows a locked bid
+  before both are in, agents bid from ``game.view_for(player)``, and the
+  explanation tells two people at one screen to look away while the other
+  bids. Nothing here reads a bid.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import ipywidgets
+
+from .agents import Agent, GreedyAgent, MCTSAgent, RandomAgent
+from .core.game import Game
+from .games import BlockFour, GridBloc, Gridlock, GridMaster4
+from .widgets.base import GameWidget
+
+__all__ = ["AGENTS", "GAMES", "HOT_SEAT_BIDS", "PERSON", "AgentChoice", "BoardChoice", "Classroom", "GameChoice"]
+
+#: the seat value for a person (clicks on the board)
+PERSON = "person"
+
+
+@dataclass(frozen=True)
+class AgentChoice:
+    """One entry of the seat menu.
+
+    Attributes:
+        label: what the menu shows, e.g. ``"MCTS, strong (2 s a move)"``.
+        make: ``make(seed) -> agent``; ``seed`` is None (unseeded) or an int.
+    """
+
+    label: str
+    make: Callable[[int | None], Agent]
+
+
+@dataclass(frozen=True)
+class BoardChoice:
+    """One entry of the board menu of a game.
+
+    Attributes:
+        label: what the menu shows, e.g. ``"5×5"``.
+        options: keyword arguments of the game's constructor, e.g. ``{"rows": 5, "cols": 5}``.
+    """
+
+    label: str
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class GameChoice:
+    """One entry of the game menu.
+
+    Attributes:
+        label: the game's name as shown.
+        cls: the game class (:class:`~gridwidgets.Gridlock`...).
+        boards: ``{key: BoardChoice}``, the first one the default.
+        how: one or two sentences on how to play on the board (rule ids included).
+        seeded: the constructor takes a ``seed`` (Block Four's setup, BF-4).
+    """
+
+    label: str
+    cls: type[Game]
+    boards: Mapping[str, BoardChoice]
+    how: str
+    seeded: bool = False
+
+
+#: the seat menu besides ``PERSON``: key -> choice. MCTS runs on a time
+#: budget so every game answers in about the same time (the kernel is busy
+#: meanwhile; 2 s is the longest wait).
+AGENTS: dict[str, AgentChoice] = {
+    "random": AgentChoice("Random", lambda seed: RandomAgent(seed=seed)),
+    "greedy": AgentChoice("Greedy", lambda seed: GreedyAgent(seed=seed)),
+    "mcts-quick": AgentChoice("MCTS, quick (0.5 s a move)", lambda seed: MCTSAgent(time=0.5, seed=seed)),
+    "mcts-strong": AgentChoice("MCTS, strong (2 s a move)", lambda seed: MCTSAgent(time=2.0, seed=seed)),
+}
+
+#: the game menu: key (``Game.game_id``) -> choice
+GAMES: dict[str, GameChoice] = {
+    "gridlock": GameChoice(
+        "Gridlock",
+        Gridlock,
+        {
+            "4x4": BoardChoice("4×4 (the book)", {"rows": 4, "cols": 4}),
+            "5x5": BoardChoice("5×5", {"rows": 5, "cols": 5}),
+            "6x6": BoardChoice("6×6", {"rows": 6, "cols": 6}),
+        },
+        "Click an empty cell to place your mark, never beside, above or below a mark of the other "
+        "player (GL-3). Whoever cannot move loses (GL-4).",
+    ),
+    "gridmaster4": GameChoice(
+        "GridMaster4",
+        GridMaster4,
+        {
+            "20x20-4": BoardChoice("20×20, four players (the book)", {"size": 20, "players": 4}),
+            "10x10-2": BoardChoice("10×10, two players", {"size": 10, "players": 2}),
+            "10x10-1": BoardChoice("10×10, one player (the puzzle)", {"size": 10, "players": 1}),
+        },
+        "Your first tile goes on any open cell (GM-2); each next tile goes 3 cells straight or 2 "
+        "diagonally from one of your active tiles (GM-4). The highest tile wins.",
+    ),
+    "blockfour": GameChoice(
+        "Block Four",
+        BlockFour,
+        {"9x9": BoardChoice("9×9, nine fields (the book)")},
+        "Each turn both players bid two cards in secret, then place the shapes (R rotates, F mirrors). "
+        "Five spaces of a field control it; five fields win (BF-9).",
+        seeded=True,
+    ),
+    "gridbloc": GameChoice(
+        "GridBloc",
+        GridBloc,
+        {
+            "9x9": BoardChoice("9×9, the classic board", {"size": 9}),
+            "7x7": BoardChoice("7×7, an open board", {"size": 7}),
+        },
+        "The runner steps to a neighbouring tile (diagonals too) and scores each new tile; the "
+        "blocker clicks a line between two tiles to build a wall. Roles swap for round two (GB-7).",
+    ),
+}
+
+#: two people at one screen, Block Four: how the bid stays secret (BF-5)
+HOT_SEAT_BIDS = (
+    "Two people at one screen: the other looks away while one picks two cards and locks the bid; "
+    "the page then shows only that a bid is in (BF-5)."
+)
+
+
+class Classroom(ipywidgets.VBox):
+    """Pick a game, a board and who plays each seat; play on the live board below.
+
+    Args:
+        game: the key of the game in :data:`GAMES` (``"gridlock"``,
+            ``"gridmaster4"``, ``"blockfour"``, ``"gridbloc"``).
+        board: the key of the board in ``GAMES[game].boards`` (default: the first).
+        seats: ``{player: kind}`` with kind ``"person"`` or a key of
+            :data:`AGENTS`; seats not given are people. Player ids are the
+            game's (0 moves first, C-3).
+        seed: seeds the agents (seat ``p`` gets ``seed + p``) and Block
+            Four's setup (BF-4), so a class can replay a game; None (the
+            default) gives a different game each time.
+        delay: milliseconds an agent waits before it moves (the board's
+            speed setting).
+
+    Raises:
+        ValueError: for an unknown game, board or seat kind, or a seat that
+            is not a player of the game.
+
+    Attributes:
+        game_picker: the game menu (an ``ipywidgets.Dropdown``; value: a key of :data:`GAMES`).
+        board_picker: the board menu (value: a key of ``GAMES[game].boards``).
+        seat_pickers: one menu per player, in player order (value: ``"person"`` or a key of :data:`AGENTS`).
+        new_button: starts a new game with the same choices.
+        status: the one-line explanation under the menus (an ``ipywidgets.HTML``).
+        board_box: holds the board widget.
+    """
+
+    def __init__(
+        self,
+        game: str = "gridlock",
+        board: str | None = None,
+        seats: Mapping[int, str] | None = None,
+        seed: int | None = None,
+        delay: int = 400,
+        **kwargs: Any,
+    ) -> None:
+        if game not in GAMES:
+            raise ValueError(f"unknown game {game!r}: one of {', '.join(GAMES)}")
+        boards = GAMES[game].boards
+        if board is not None and board not in boards:
+            raise ValueError(f"unknown board {board!r} for {GAMES[game].label}: one of {', '.join(boards)}")
+        seats = dict(seats or {})
+        _check_seats(_players(game, board if board is not None else next(iter(boards))), seats)
+        self.seed = seed
+        self.delay = int(delay)
+        self._widget: GameWidget | None = None
+        self._game: Game | None = None
+        self._quiet = False  # menus being refilled: their events are not the user's
+        wide = {"description_width": "initial"}
+        self.game_picker = ipywidgets.Dropdown(
+            options=[(c.label, k) for k, c in GAMES.items()], value=game, description="Game", style=wide,
+        )
+        self.game_picker.add_class("gw-classroom-game")
+        self.board_picker = ipywidgets.Dropdown(description="Board", style=wide)
+        self.board_picker.add_class("gw-classroom-board")
+        self.new_button = ipywidgets.Button(description="New game", tooltip="Start a new game with these choices")
+        self.new_button.add_class("gw-classroom-new")
+        self.seat_pickers: list[ipywidgets.Dropdown] = []
+        self._seat_row = ipywidgets.HBox(layout=ipywidgets.Layout(flex_flow="row wrap"))
+        self._seat_row.add_class("gw-classroom-seats")
+        self.status = ipywidgets.HTML()
+        self.status.add_class("gw-classroom-status")
+        self.board_box = ipywidgets.Box()
+        self.board_box.add_class("gw-classroom-board-box")
+        menus = ipywidgets.HBox([self.game_picker, self.board_picker, self.new_button],
+                                layout=ipywidgets.Layout(flex_flow="row wrap"))
+        super().__init__([menus, self._seat_row, self.status, self.board_box], **kwargs)
+        self.add_class("gw-classroom")
+        self._fill_boards(board)
+        self._fill_seats(seats)
+        self.game_picker.observe(self._on_game, names="value")
+        self.board_picker.observe(self._on_board, names="value")
+        self.new_button.on_click(lambda _button: self.new_game())
+        self.new_game()
+
+    # -- what is chosen ------------------------------------------------------
+    @property
+    def choice(self) -> GameChoice:
+        """The game chosen in the menu."""
+        return GAMES[self.game_picker.value]
+
+    @property
+    def seats(self) -> dict[int, str]:
+        """``{player: kind}`` for every seat, kind ``"person"`` or a key of :data:`AGENTS`."""
+        return {p: d.value for p, d in enumerate(self.seat_pickers)}
+
+    @property
+    def game(self) -> Game:
+        """The game on the board (the same object the board widget plays)."""
+        assert self._game is not None
+        return self._game
+
+    @property
+    def widget(self) -> GameWidget:
+        """The board: a :class:`~gridwidgets.widgets.GameWidget` for :attr:`game`."""
+        assert self._widget is not None
+        return self._widget
+
+    def set_seat(self, player: int, kind: str) -> None:
+        """Give seat ``player`` to a person (``"person"``) or an agent (a key of :data:`AGENTS`).
+
+        The game goes on with the new seats (as a change in the seat's menu does).
+
+        Raises:
+            ValueError: for a player that is not in the game or an unknown kind.
+        """
+        _check_seats(self._players(), {player: kind})
+        self.seat_pickers[player].value = kind
+
+    # -- building ------------------------------------------------------------
+    def new_game(self) -> Game:
+        """Start a new game of the chosen kind, board and seats; return it."""
+        choice = self.choice
+        options = dict(choice.boards[self.board_picker.value].options)
+        if choice.seeded:
+            options["seed"] = self.seed
+        self._game = choice.cls(**options)
+        self._seat_board()
+        return self._game
+
+    def _agents(self) -> dict[int, Agent]:
+        agents = {}
+        for p, kind in self.seats.items():
+            if kind != PERSON:
+                agents[p] = AGENTS[kind].make(None if self.seed is None else self.seed + p)
+        return agents
+
+    def _seat_board(self) -> None:
+        """Put a fresh board widget for :attr:`game` with the chosen seats in the box."""
+        old = self._widget
+        self._widget = self.game.widget(agents=self._agents(), delay=self.delay)
+        self._explain()  # first: the page has the explanation by the time it draws the board
+        self.board_box.children = (self._widget,)
+        if old is not None:
+            old.close()
+
+    def _explain(self) -> None:
+        choice, g = self.choice, self.game
+        seats = self.seats
+        people = [p for p, kind in seats.items() if kind == PERSON]
+        who = ", ".join(
+            f"{html.escape(g.players[p])}: {'a person' if kind == PERSON else AGENTS[kind].label}"
+            for p, kind in seats.items()
+        )
+        parts = [f"<b>{html.escape(choice.label)}</b>, {html.escape(choice.boards[self.board_picker.value].label)}."
+                 f" {who}.", html.escape(choice.how)]
+        if isinstance(g, BlockFour) and len(people) == 2:
+            parts.append(html.escape(HOT_SEAT_BIDS))
+        if not people:
+            parts.append("Every seat is an agent: press Play on the board to watch.")
+        self.status.value = " ".join(parts)
+
+    def _fill_boards(self, board: str | None = None) -> None:
+        boards = self.choice.boards
+        self._quiet = True
+        try:
+            self.board_picker.options = [(b.label, k) for k, b in boards.items()]
+            self.board_picker.value = board if board is not None else next(iter(boards))
+        finally:
+            self._quiet = False
+        self.board_picker.disabled = len(boards) == 1
+
+    def _players(self) -> tuple[str, ...]:
+        """The players of the chosen game and board (before it is built)."""
+        return _players(self.game_picker.value, self.board_picker.value)
+
+    def _fill_seats(self, seats: Mapping[int, str]) -> None:
+        """One menu per player of the chosen game and board; ``seats`` gives their kinds."""
+        players = self._players()
+        _check_seats(players, seats)
+        for d in self.seat_pickers:
+            d.unobserve(self._on_seat, names="value")
+            d.close()
+        options = [("Person", PERSON)] + [(a.label, k) for k, a in AGENTS.items()]
+        self.seat_pickers = []
+        for p, name in enumerate(players):
+            d = ipywidgets.Dropdown(options=options, value=seats.get(p, PERSON), description=name,
+                                    style={"description_width": "initial"},
+                                    layout=ipywidgets.Layout(width="auto"))
+            d.add_class("gw-classroom-seat")
+            d.add_class(f"gw-seat-{p}")
+            d.observe(self._on_seat, names="value")
+            self.seat_pickers.append(d)
+        self._seat_row.children = tuple(self.seat_pickers)
+
+    # -- menu events ---------------------------------------------------------
+    def _on_game(self, _change: Any) -> None:
+        if self._quiet:
+            return
+        kinds = self.seats
+        self._fill_boards()
+        n = len(self._players())
+        self._fill_seats({p: k for p, k in kinds.items() if p < n})
+        self.new_game()
+
+    def _on_board(self, _change: Any) -> None:
+        if self._quiet:
+            return
+        kinds = self.seats
+        n = len(self._players())
+        self._fill_seats({p: k for p, k in kinds.items() if p < n})
+        self.new_game()
+
+    def _on_seat(self, _change: Any) -> None:
+        if not self._quiet and self._game is not None:
+            self._seat_board()
+
+    def close(self) -> None:
+        """Close the board, the menus and this container."""
+        if getattr(self, "_widget", None) is not None:
+            self._widget.close()
+        names = ("game_picker", "board_picker", "new_button", "status", "_seat_row", "board_box")
+        for w in (*getattr(self, "seat_pickers", ()), *(getattr(self, n, None) for n in names)):
+            if w is not None:
+                w.close()
+        super().close()
+
+    def __repr__(self) -> str:
+        seats = ", ".join(f"{p}={k}" for p, k in self.seats.items())
+        return f"Classroom({self.choice.label} {self.board_picker.value}, seats: {seats}; {self._widget!r})"
+
+
+def _players(game: str, board: str) -> tuple[str, ...]:
+    """The players of ``GAMES[game]`` on ``board`` (the names, in player order)."""
+    choice = GAMES[game]
+    return tuple(choice.cls(**dict(choice.boards[board].options)).players)
+
+
+def _check_seats(players: tuple[str, ...], seats: Mapping[Any, Any]) -> None:
+    """Raise ``ValueError`` for a seat that is not a player id or a kind that is not on the menu."""
+    for p, kind in seats.items():
+        if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < len(players):
+            raise ValueError(f"seat {p!r} is not a player id 0..{len(players) - 1} (C-3)")
+        if kind != PERSON and kind not in AGENTS:
+            raise ValueError(f"unknown seat kind {kind!r}: {PERSON!r} or one of {', '.join(AGENTS)}")
