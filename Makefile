@@ -43,10 +43,10 @@ classroom: setup
 
 # the documentation site into site/, strict: a warning fails the build
 docs: setup
-	$(BIN)/mkdocs build --strict
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
 lint: setup
-	$(BIN)/ruff check gridwidgets tests benchmarks
+	$(BIN)/ruff check gridwidgets tests benchmarks docs/hooks
 	npm run typecheck
 
 test-fast: setup
@@ -54,7 +54,7 @@ test-fast: setup
 
 test: setup chromium lint
 	$(BIN)/python -m pytest tests notebooks --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg -q -p no:cacheprovider
-	$(BIN)/python -m pytest --markdown-docs README.md docs -q -p no:cacheprovider
+	$(BIN)/python -m pytest --markdown-docs --markdown-docs-syntax=superfences README.md docs -q -p no:cacheprovider
 
 # re-run the tutorials in place (their stored outputs are what nbval checks)
 notebooks: setup

@@ -422,8 +422,10 @@ def equilibrium(
             ``"lp"`` (zero-sum only), or one of nashpy's
             ``"support_enumeration"``, ``"lemke_howson"`` (initial dropped
             label 0), ``"vertex_enumeration"``: the first equilibrium found.
-        rows, cols: labels of the pure strategies of a raw matrix (default
-            ``0..m-1`` and ``0..n-1``); for Block Four, the bids.
+        rows: labels of the row player's pure strategies of a raw matrix
+            (default ``0..m-1``); for Block Four, X's bids.
+        cols: labels of the column player's pure strategies (default
+            ``0..n-1``); for Block Four, O's bids.
         **bid_matrix_options: for a game only: ``rollouts``, ``seed``,
             ``agent`` of :func:`~gridwidgets.analysis.bid_matrix`.
 

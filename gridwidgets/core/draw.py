@@ -22,7 +22,8 @@ def text_board(rows: int, cols: int, cell_text: Callable[[Cell], str]) -> str:
     row numbers on the left, ``+---+`` rules between rows.
 
     Args:
-        rows, cols: board size.
+        rows: number of rows of the board.
+        cols: number of columns.
         cell_text: the text of a cell (``""`` when empty); up to 3 characters.
 
     Returns:
@@ -81,7 +82,8 @@ def svg_board(
     """A static SVG board with spreadsheet labels (RULES C-2).
 
     Args:
-        rows, cols: board size.
+        rows: number of rows of the board.
+        cols: number of columns.
         pieces: ``{(row, col): (text, player)}`` for the occupied cells.
         last: the cell of the last move, outlined.
         marked: cells to mark with a small cross (e.g. forbidden ones).

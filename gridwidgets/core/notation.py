@@ -63,7 +63,8 @@ def parse_cell(value: Any, rows: int, cols: int) -> Cell:
     Args:
         value: the cell, in notation (case-insensitive), the 1-based
             "row column" form, or a 0-based ``(row, col)`` pair of ints.
-        rows, cols: the board size the cell must lie on.
+        rows: the number of rows of the board the cell must lie on.
+        cols: the number of columns of that board.
 
     Returns:
         The 0-based ``(row, col)`` tuple.

@@ -36,7 +36,8 @@ class Gridlock(Game):
     """A game of Gridlock on a ``rows x cols`` board.
 
     Args:
-        rows, cols: board size, each 1 to 26 (RULES GL-1; default 4x4).
+        rows: number of rows, 1 to 26 (RULES GL-1; default 4).
+        cols: number of columns, 1 to 26 (default 4).
 
     Raises:
         ValueError: for a size outside 1..26.

@@ -42,8 +42,10 @@ def compute_hints(kind: str, game: Game, budget: float) -> dict[str, Any]:
         ``"draw"`` or ``"42%"``), ``best`` for the moves with the best value.
 
     Raises:
-        ValueError, RuntimeError: when the position cannot be analysed in the
-        budget (e.g. too big to solve).
+        ValueError: when the position cannot be analysed (e.g. a game the
+            solver does not handle).
+        RuntimeError: when the analysis does not fit in the budget (too big
+            to solve: ``SolveBudgetExceeded``).
     """
     moves: dict[str, dict[str, Any]] = {}
     if kind == "solve":
@@ -81,22 +83,24 @@ class GameWidget(anywidget.AnyWidget):
     Args:
         game: the game shown; the widget observes it, so moves played in
             code show at once in every open view.
-        show_forbidden: draw the cells the mover may not use.
-        show_labels: draw the column letters and row numbers.
-        show_legal: highlight the legal moves of the player to act.
         agents: ``{player: agent}``: those seats are played by agents
             (``gridwidgets.agents``), which move by themselves while
             ``playing`` is on, ``delay`` milliseconds after each move.
-        playing: agents move by themselves (the play / pause buttons). By
+
+    Keyword Args:
+        show_forbidden (bool): draw the cells the mover may not use.
+        show_labels (bool): draw the column letters and row numbers.
+        show_legal (bool): highlight the legal moves of the player to act.
+        playing (bool): agents move by themselves (the play / pause buttons). By
             default on when a person plays against agents, off when every
             seat is an agent (press Play to watch).
-        delay: milliseconds an agent waits before moving (the speed setting).
-        hints: an overlay of advice on the legal moves, computed in a worker
+        delay (int): milliseconds an agent waits before moving (the speed setting).
+        hints (str): an overlay of advice on the legal moves, computed in a worker
             thread so the notebook never freezes: ``"solve"`` (exact
             win/loss per move, two-player games small enough, see
             ``analysis.solve``), ``"mcts"`` (visit share and value per move
             from a Monte Carlo tree search, any game), or ``""`` (off).
-        hint_budget: seconds the hint computation may take.
+        hint_budget (float): seconds the hint computation may take.
 
     Raises:
         TypeError: for a game or an agent of the wrong kind.

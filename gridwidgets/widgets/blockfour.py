@@ -35,8 +35,10 @@ class BlockFourWidget(GameWidget):
 
     Args:
         game: the :class:`~gridwidgets.BlockFour` shown (default: a new game).
-        agents: ``{player: agent}`` seats played by agents (an agent sees the
-            game without the other player's hidden bid).
+
+    Keyword Args:
+        agents (Mapping[int, Agent]): ``{player: agent}`` seats played by agents
+            (an agent sees the game without the other player's hidden bid).
     """
 
     def __init__(self, game: BlockFour | None = None, **kwargs: Any) -> None:

@@ -22,9 +22,11 @@ class GridBlocWidget(GameWidget):
 
     Args:
         game: the :class:`~gridwidgets.GridBloc` shown (default: a new game).
-        agents: ``{player: agent}`` seats played by agents.
-        show_region: shade the region the runner can still reach (GB-6).
-        editing: the board editor: clicks add or remove original walls, set
+
+    Keyword Args:
+        agents (Mapping[int, Agent]): ``{player: agent}`` seats played by agents.
+        show_region (bool): shade the region the runner can still reach (GB-6).
+        editing (bool): the board editor: clicks add or remove original walls, set
             the start or mask tiles out (GB-1); ``board_json`` holds the
             designed board, which ``GridBloc(board=...)`` loads.
     """

@@ -15,7 +15,9 @@ class GridlockWidget(GameWidget):
 
     Args:
         game: the :class:`~gridwidgets.Gridlock` shown (default: a new 4x4 game).
-        show_forbidden: mark the cells next to an opponent's marker (GL-3).
+
+    Keyword Args:
+        show_forbidden (bool): mark the cells next to an opponent's marker (GL-3).
     """
 
     def __init__(self, game: Gridlock | None = None, **kwargs: Any) -> None:

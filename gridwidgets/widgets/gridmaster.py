@@ -17,8 +17,10 @@ class GridMaster4Widget(GameWidget):
 
     Args:
         game: the :class:`~gridwidgets.GridMaster4` shown (default: a new game).
-        agents: ``{player: agent}`` seats played by agents.
-        show_legal: highlight the legal moves (on by default here).
+
+    Keyword Args:
+        agents (Mapping[int, Agent]): ``{player: agent}`` seats played by agents.
+        show_legal (bool): highlight the legal moves (on by default here).
     """
 
     def __init__(self, game: GridMaster4 | None = None, **kwargs: Any) -> None:
