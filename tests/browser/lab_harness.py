@@ -105,6 +105,11 @@ class JupyterLab:
     works even when the package is not installed in the venv).
     """
 
+    #: ``python -m <app_module>`` starts the server
+    app_module = "jupyterlab"
+    #: the name in messages
+    app_name = "JupyterLab"
+
     def __init__(
         self,
         root_dir: str | os.PathLike,
@@ -169,22 +174,8 @@ class JupyterLab:
             env["PYTHONPATH"] = os.pathsep.join(
                 self.extra_pythonpath + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])
             )
-        cmd = [
-            sys.executable,
-            "-m",
-            "jupyterlab",
-            "--no-browser",
-            "--allow-root",
-            "--ServerApp.ip=127.0.0.1",
-            f"--ServerApp.port={self.port}",
-            "--ServerApp.port_retries=0",
-            f"--ServerApp.root_dir={self.root_dir}",
-            "--LabApp.expose_app_in_browser=True",
-            "--LabApp.news_url=None",
-            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-            "--ServerApp.terminals_enabled=False",
-        ]
-        self.log_path = tmp / "jupyterlab.log"
+        cmd = self.command()
+        self.log_path = tmp / f"{self.app_module}.log"
         self._log = open(self.log_path, "wb")
         self.proc = subprocess.Popen(
             cmd,
@@ -198,7 +189,7 @@ class JupyterLab:
         deadline = time.monotonic() + self.startup_timeout
         while True:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"JupyterLab exited with {self.proc.returncode}:\n{self.log()}")
+                raise RuntimeError(f"{self.app_name} exited with {self.proc.returncode}:\n{self.log()}")
             try:
                 self.api("GET", "/api/status", timeout=2)
                 return self
@@ -206,8 +197,35 @@ class JupyterLab:
                 pass
             if time.monotonic() > deadline:
                 self.stop()
-                raise TimeoutError(f"JupyterLab did not answer in {self.startup_timeout}s:\n{self.log()}")
+                raise TimeoutError(f"{self.app_name} did not answer in {self.startup_timeout}s:\n{self.log()}")
             time.sleep(0.1)  # polling interval of an explicit condition (server answers)
+
+    def command(self) -> list[str]:
+        """The server's command line: the shared ``ServerApp`` options, then :meth:`app_options`."""
+        return [
+            sys.executable,
+            "-m",
+            self.app_module,
+            "--no-browser",
+            "--allow-root",
+            "--ServerApp.ip=127.0.0.1",
+            f"--ServerApp.port={self.port}",
+            "--ServerApp.port_retries=0",
+            f"--ServerApp.root_dir={self.root_dir}",
+            *self.app_options(),
+            "--ServerApp.terminals_enabled=False",
+        ]
+
+    def app_options(self) -> list[str]:
+        return [
+            "--LabApp.expose_app_in_browser=True",
+            "--LabApp.news_url=None",
+            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        ]
+
+    def notebook_url(self, path: str) -> str:
+        """The page that opens notebook ``path`` (relative to the root), token included."""
+        return self.url(f"/lab/tree/{path}") + "&reset"
 
     def api(self, method: str, path: str, body: Any = None, timeout: float = 10) -> Any:
         data = None if body is None else json.dumps(body).encode()
@@ -277,6 +295,28 @@ class JupyterLab:
 
     def __exit__(self, *exc) -> None:
         self.stop()
+
+
+class JupyterNotebook(JupyterLab):
+    """A Jupyter Notebook 7 server, set up like :class:`JupyterLab`.
+
+    Notebook 7 is built from JupyterLab's pieces: with
+    ``--JupyterNotebookApp.expose_app_in_browser=True`` the notebook page has
+    ``window.jupyterapp`` too, its shell lists the notebook panel among the
+    ``main`` widgets and runs the same ``notebook:*`` commands, so
+    :class:`NotebookPage` drives both.  It has no news or update-check
+    options of its own: the news pop-up is off through the same user
+    setting (``fetchNews``) that :meth:`JupyterLab.start` writes.
+    """
+
+    app_module = "notebook"
+    app_name = "Jupyter Notebook"
+
+    def app_options(self) -> list[str]:
+        return ["--JupyterNotebookApp.expose_app_in_browser=True"]
+
+    def notebook_url(self, path: str) -> str:
+        return self.url(f"/notebooks/{path}")
 
 
 def _end_processes(procs: list, timeout: float = 5.0) -> None:
@@ -431,7 +471,7 @@ class NotebookPage:
     # -- opening -----------------------------------------------------------
 
     def open(self) -> None:
-        self.page.goto(self.lab.url(f"/lab/tree/{self.path}") + "&reset", wait_until="domcontentloaded")
+        self.page.goto(self.lab.notebook_url(self.path), wait_until="domcontentloaded")
         self.page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell", timeout=self.ms)
         self.page.evaluate(_PAGE_HELPERS)
         self.page.wait_for_function(
