@@ -1008,11 +1008,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     room.add_argument("--ip", default="127.0.0.1", metavar="ADDRESS",
                       help="address to serve on (default 127.0.0.1: this machine only; 0.0.0.0 opens it to "
                       "the network, at your own risk: see docs/classroom.md)")
+    room.add_argument("--theme", choices=("light", "dark"), default="light",
+                      help="the page's colours (default light; dark suits a projector in a dark room)")
     args = parser.parse_args(argv)
     if args.command == "classroom":
         from .apps import serve_classroom
 
-        return serve_classroom(port=args.port, ip=args.ip, open_browser=not args.no_browser)
+        return serve_classroom(port=args.port, ip=args.ip, open_browser=not args.no_browser, theme=args.theme)
     if args.game != "gridbloc" and (args.preset is not None or args.setup):
         parser.error("--preset and --setup are GridBloc options")
     if args.game not in ("blockfour", "gridbloc") and args.agent is not None:

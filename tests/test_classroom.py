@@ -371,3 +371,16 @@ def test_closed_pages_kernels_are_culled_open_ones_never():
 def test_classroom_url_forms():
     assert apps.classroom_url("127.0.0.1", 8866, "t") == "http://127.0.0.1:8866/?token=t"
     assert apps.classroom_url("::1", 8866) == "http://[::1]:8866/"
+
+
+def test_the_theme_is_light_by_default_and_dark_on_request(fake_voila):
+    port = free_port()
+    assert cli.main(["classroom", "--port", str(port), "--no-browser"]) == 0
+    assert cli.main(["classroom", "--port", str(free_port()), "--no-browser", "--theme", "dark"]) == 0
+    light, dark = fake_voila.launched
+    assert "--theme=light" in light and "--theme=dark" not in light
+    assert "--theme=dark" in dark and "--theme=light" not in dark
+    with pytest.raises(ValueError, match="theme must be one of light, dark"):
+        apps.voila_argv("n.ipynb", 1, theme="blue")
+    with pytest.raises(SystemExit):
+        cli.main(["classroom", "--theme", "blue"])

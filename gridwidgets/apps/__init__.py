@@ -28,6 +28,7 @@ __all__ = [
     "DEFAULT_PORT",
     "INSTALL_HINT",
     "PAGE_EXTENSIONS",
+    "THEMES",
     "classroom_url",
     "pick_port",
     "serve_classroom",
@@ -63,8 +64,17 @@ INSTALL_HINT = (
 )
 
 
+#: the page themes (Voila's ``--theme``: JupyterLab Light or Dark)
+THEMES = ("light", "dark")
+
+
 def voila_argv(
-    notebook: str | os.PathLike[str], port: int, ip: str = DEFAULT_IP, token: str = "", cull_after: int = CULL_AFTER,
+    notebook: str | os.PathLike[str],
+    port: int,
+    ip: str = DEFAULT_IP,
+    token: str = "",
+    cull_after: int = CULL_AFTER,
+    theme: str = "light",
 ) -> list[str]:
     """The arguments of ``voila`` that serve ``notebook`` as a page with no code.
 
@@ -76,6 +86,8 @@ def voila_argv(
         token: the token the page's link must carry ("" for none).
         cull_after: seconds after which the kernel of a page nobody is
             connected to any more (a closed tab) is shut down; 0 never.
+        theme: ``"light"`` or ``"dark"``: JupyterLab's theme of that name
+            for the page (the boards follow it).
 
     Returns:
         ``[notebook, "--no-browser", "--strip_sources=True", ...]``, for
@@ -84,9 +96,12 @@ def voila_argv(
         The browser is never opened by Voila itself (its link would lack the
         token): :func:`serve_classroom` opens it.
     """
+    if theme not in THEMES:
+        raise ValueError(f"theme must be one of {', '.join(THEMES)}, not {theme!r}")
     return [
         str(notebook),
         "--no-browser",
+        f"--theme={theme}",
         "--strip_sources=True",
         f"--Voila.ip={ip}",
         f"--port={int(port)}",
@@ -189,6 +204,7 @@ def serve_classroom(
     out: TextIO | None = None,
     err: TextIO | None = None,
     launch: Callable[[Sequence[str]], None] | None = None,
+    theme: str = "light",
 ) -> int:
     """Serve the classroom page with Voila until Ctrl-C (or SIGTERM); return the exit status.
 
@@ -204,6 +220,7 @@ def serve_classroom(
         out, err: where to print the link and the errors (``sys.stdout``, ``sys.stderr``).
         launch: runs Voila with the given arguments (default: Voila in this
             process; tests replace it).
+        theme: ``"light"`` (default) or ``"dark"``, see :data:`THEMES`.
 
     Returns:
         0 after the server stopped; 1 if Voila is missing (the message says
@@ -237,7 +254,7 @@ def serve_classroom(
     if open_browser:
         _open_when_up(url, ip, port)
     try:
-        launch(voila_argv(CLASSROOM_NOTEBOOK, port, ip, token))
+        launch(voila_argv(CLASSROOM_NOTEBOOK, port, ip, token, theme=theme))
     except KeyboardInterrupt:
         pass
     return 0

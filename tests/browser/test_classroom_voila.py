@@ -170,3 +170,21 @@ def test_block_four_two_people_keep_the_bid_secret(classroom):
     picked = page.page.evaluate("(sel) => Array.from(document.querySelector(sel).querySelectorAll("
                                 "'.bf-pick [data-card]'), e => e.dataset.card)", page.BOARD)
     assert picked == [], picked
+
+
+def test_dark_theme_page_and_board_follow_it(browser):
+    """``--theme dark``: JupyterLab's dark theme on the page, and the board's
+    colours follow it (docs/classroom.md)."""
+    with VoilaClassroom(extra_args=["--theme", "dark"]) as server:
+        page = ClassroomPage.open(browser, server)
+        try:
+            page.wait_board("gridlock")
+            theme = page.page.evaluate(
+                "() => [document.body.dataset.jpThemeLight, getComputedStyle(document.querySelector('.gw-root')).color]"
+            )
+            assert theme[0] == "false", theme
+            # light text on the dark page (the widget reads JupyterLab's variables)
+            r, g, b = (int(x) for x in theme[1][theme[1].index("(") + 1:].split(",")[:3])
+            assert min(r, g, b) > 180, theme
+        finally:
+            page.close()
