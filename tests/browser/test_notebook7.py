@@ -1,12 +1,16 @@
-"""A real tutorial in Jupyter Notebook 7 (not only JupyterLab): open
-notebooks/01-gridlock.ipynb there, run every cell, click a move on the first
-board, and check that the page and the kernel agree."""
+"""The first tutorial in Jupyter Notebook 7 (not JupyterLab), driven through
+Debian's Chromium: run all cells, click a move on the live board, and check
+that the kernel's game and the page both have it.
+
+Notebook 7 is started by :class:`lab_harness.JupyterNotebook` (same temporary
+folders, token and options as JupyterLab, plus
+``--JupyterNotebookApp.expose_app_in_browser=True``); the page is
+``/notebooks/<path>`` and is driven by the same :class:`lab_harness.NotebookPage`.
+"""
 
 from __future__ import annotations
 
-import shutil
-import tempfile
-from pathlib import Path
+import ast
 
 import lab_harness as harness
 import pytest
@@ -22,47 +26,85 @@ TUTORIAL = harness.REPO_ROOT / "notebooks" / "01-gridlock.ipynb"
 ROOT = '[data-game="gridlock"]'
 
 
-def wait_version(nb, version: int) -> None:
-    nb.wait_for("([sel, v]) => document.querySelector(sel).dataset.version === String(v)", [ROOT, version])
-
-
 @pytest.fixture(scope="module")
 def notebook7():
-    root = Path(tempfile.mkdtemp(prefix="gw-nb7-root-"))
-    shutil.copy(TUTORIAL, root / TUTORIAL.name)
-    server = harness.JupyterNotebook(root)
+    """A Notebook 7 server whose root is a temporary copy of the tutorial."""
+    server = harness.JupyterNotebook.from_files([TUTORIAL])
     server.start()
     yield server
     server.stop()
-    shutil.rmtree(root, ignore_errors=True)
 
 
-def test_tutorial_runs_in_notebook7_and_a_click_plays(notebook7, browser):
+def versions(nb) -> list[int]:
+    return [
+        int(v) for v in nb.evaluate("(sel) => Array.from(document.querySelectorAll(sel), e => e.dataset.version)", ROOT)
+    ]
+
+
+def wait_versions(nb, version: int, views: int) -> None:
+    nb.wait_for(
+        """([sel, v, n]) => { const r = document.querySelectorAll(sel);
+             return r.length === n && Array.from(r).every(e => e.dataset.version === String(v)); }""",
+        [ROOT, version, views],
+    )
+
+
+def history(nb) -> list[str]:
+    return ast.literal_eval(nb.run_code("print([str(m) for m in g.history])").strip())
+
+
+def test_tutorial_runs_in_notebook7_and_a_click_plays(notebook7, browser, tmp_path):
     nb = browser.open_notebook(notebook7, TUTORIAL.name)
     try:
-        # Notebook 7's own page, not JupyterLab's
+        # the page is Notebook 7's notebook page, not JupyterLab
         assert "/notebooks/" in nb.page.url
-        assert nb.page.locator("#main-panel, .jp-NotebookPanel").count() > 0
-        nb.run_all()
-        nb.wait_for("(sel) => document.querySelectorAll(sel + ' [data-cell]').length >= 16", ROOT)
-        board = nb.page.locator(ROOT).first
-        # the tutorial ends with its first game over: take the last move back by the Undo button
-        ended = nb.run_code("print(w.game.is_over, len(w.game.history))").split()
-        assert ended[0] == "True", ended
-        version = int(board.get_attribute("data-version"))
-        board.locator('[data-action="undo"]').click()
-        wait_version(nb, version + 1)
-        out = nb.run_code("print(' '.join(str(m) for m in w.game.legal_moves()), len(w.game.history))").split()
-        kernel_legal, moves_before = out[:-1], int(out[-1])
-        assert moves_before == int(ended[1]) - 1 and kernel_legal, out
-        # a click on a legal cell plays it
-        move = kernel_legal[-1]
-        board.locator(f'[data-cell="{move}"]').click()
-        wait_version(nb, version + 2)
-        label = board.locator(f'[data-cell="{move}"]').get_attribute("aria-label")
-        assert label.startswith(f"{move}, "), label
-        out = nb.run_code("print(len(w.game.history), w.game.history[-1])").split()
-        assert out == [str(moves_before + 1), move], out
+        assert nb.evaluate("() => window.jupyterapp.name") == "Jupyter Notebook"
+        nb.run_all(timeout=120)
+
+        # two live views of the game (the tutorial shows ``w`` twice); the
+        # tutorial ends with the game over, so nothing is legal yet
+        views = nb.page.locator(ROOT)
+        nb.wait_for("(sel) => document.querySelectorAll(sel + '[data-version]').length === 2", ROOT)
+        assert views.count() == 2
+        played = history(nb)
+        assert len(played) == 8 and nb.run_code("print(g.is_over)").strip() == "True"
+        first = views.nth(0)
+        assert first.locator(".gw-cell.is-legal").count() == 0
+
+        # the undo button of the first board takes the last move back ...
+        v0 = versions(nb)[0]
+        first.locator('[data-action="undo"]').click()
+        wait_versions(nb, v0 + 1, 2)
+        assert history(nb) == played[:-1]
+
+        # ... then a click on a legal cell plays it
+        legal = nb.evaluate(
+            "(sel) => Array.from(document.querySelector(sel).querySelectorAll('.gw-cell.is-legal'),"
+            " e => e.dataset.cell)",
+            ROOT,
+        )
+        assert legal, "no legal cell after undo"
+        cell = legal[0]
+        assert first.locator(f'[data-cell="{cell}"]').get_attribute("aria-label") == f"{cell}, empty"
+        first.locator(f'[data-cell="{cell}"]').click()
+        wait_versions(nb, v0 + 2, 2)
+
+        # the kernel's game has the move ...
+        assert history(nb) == [*played[:-1], cell]
+        # ... and both views on the page show it
+        labels = nb.evaluate(
+            "([sel, c]) => Array.from(document.querySelectorAll(sel),"
+            " r => r.querySelector(`[data-cell=\"${c}\"]`).getAttribute('aria-label'))",
+            [ROOT, cell],
+        )
+        assert all(label != f"{cell}, empty" and label.startswith(f"{cell}, ") for label in labels), labels
+        owner = "X" if len(played[:-1]) % 2 == 0 else "O"  # X moves first (GL-2)
+        assert all(label.split(", ")[1] == owner for label in labels), (labels, owner)
         assert nb.errors() == []
+    except Exception:
+        nb.page.screenshot(path=str(tmp_path / "failure-notebook7.png"))
+        (tmp_path / "console-notebook7.txt").write_text("\n".join(nb.page.console_messages))
+        print(f"failure screenshot and console log in {tmp_path}\n{notebook7.log()}")
+        raise
     finally:
         nb.close()
