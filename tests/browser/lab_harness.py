@@ -143,32 +143,13 @@ class JupyterLab:
     def start(self) -> JupyterLab:
         self._tmp = tempfile.TemporaryDirectory(prefix="gw-lab-")
         tmp = Path(self._tmp.name)
-        dirs = {}
-        for name in ("config", "data", "runtime", "settings", "workspaces", "ipython"):
-            dirs[name] = tmp / name
-            dirs[name].mkdir()
+        env, dirs = jupyter_env(tmp, self.token, "settings", "workspaces")
+        env.update(JUPYTERLAB_SETTINGS_DIR=str(dirs["settings"]), JUPYTERLAB_WORKSPACES_DIR=str(dirs["workspaces"]))
         # no news pop-up, no update check
         notif = dirs["settings"] / "@jupyterlab" / "apputils-extension"
         notif.mkdir(parents=True)
         (notif / "notification.jupyterlab-settings").write_text(
             json.dumps({"fetchNews": "false", "checkForUpdates": False})
-        )
-        env = dict(os.environ)
-        for k in list(env):
-            if k.startswith(("JUPYTER", "JPY_")):
-                del env[k]
-        venv_bin = str(Path(sys.executable).parent)
-        env.update(
-            JUPYTER_TOKEN=self.token,
-            JUPYTER_CONFIG_DIR=str(dirs["config"]),
-            JUPYTER_DATA_DIR=str(dirs["data"]),  # kernelspec + labextensions: sys.prefix/share/jupyter
-            JUPYTER_RUNTIME_DIR=str(dirs["runtime"]),
-            JUPYTERLAB_SETTINGS_DIR=str(dirs["settings"]),
-            JUPYTERLAB_WORKSPACES_DIR=str(dirs["workspaces"]),
-            IPYTHONDIR=str(dirs["ipython"]),
-            JUPYTER_PLATFORM_DIRS="1",
-            PATH=venv_bin + os.pathsep + env.get("PATH", ""),
-            PYTHONUNBUFFERED="1",
         )
         if self.extra_pythonpath:
             env["PYTHONPATH"] = os.pathsep.join(
@@ -243,21 +224,10 @@ class JupyterLab:
         return f"{self.base_url}{path}{'&' if '?' in path else '?'}token={self.token}"
 
     def log(self) -> str:
-        if self.log_path and self.log_path.exists():
-            return self.log_path.read_text(errors="replace")[-8000:]
-        return ""
+        return read_log(self.log_path)
 
     def _descendants(self) -> list:
-        try:
-            import psutil
-        except ImportError:  # pragma: no cover - psutil comes with jupyter
-            return []
-        if self.proc is None:
-            return []
-        try:
-            return psutil.Process(self.proc.pid).children(recursive=True)
-        except psutil.Error:
-            return []
+        return descendants(self.proc)
 
     def stop(self, timeout: float = 15.0) -> None:
         """Shut the server down; end what it started, by PID only."""
@@ -317,6 +287,53 @@ class JupyterNotebook(JupyterLab):
 
     def notebook_url(self, path: str) -> str:
         return self.url(f"/notebooks/{path}")
+
+
+def jupyter_env(tmp: Path, token: str, *extra_dirs: str) -> tuple[dict[str, str], dict[str, Path]]:
+    """The environment of a Jupyter server under test: this process's, without
+    any ``JUPYTER*``/``JPY_*`` variable, with ``token``, and every config, data,
+    runtime and IPython folder made fresh under ``tmp`` (plus ``extra_dirs``).
+
+    Returns:
+        ``(env, dirs)``: the variables, and each folder made, by name.
+    """
+    dirs = {}
+    for name in ("config", "data", "runtime", "ipython", *extra_dirs):
+        dirs[name] = tmp / name
+        dirs[name].mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("JUPYTER", "JPY_"))}
+    env.update(
+        JUPYTER_TOKEN=token,
+        JUPYTER_CONFIG_DIR=str(dirs["config"]),
+        JUPYTER_DATA_DIR=str(dirs["data"]),  # kernelspec + labextensions: sys.prefix/share/jupyter
+        JUPYTER_RUNTIME_DIR=str(dirs["runtime"]),
+        IPYTHONDIR=str(dirs["ipython"]),
+        JUPYTER_PLATFORM_DIRS="1",
+        PATH=str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", ""),
+        PYTHONUNBUFFERED="1",
+    )
+    return env, dirs
+
+
+def descendants(proc: subprocess.Popen | None) -> list:
+    """Every process ``proc`` started (psutil), or [] once it is gone."""
+    try:
+        import psutil
+    except ImportError:  # pragma: no cover - psutil comes with jupyter
+        return []
+    if proc is None:
+        return []
+    try:
+        return psutil.Process(proc.pid).children(recursive=True)
+    except psutil.Error:
+        return []
+
+
+def read_log(path: Path | None) -> str:
+    """The last 8,000 characters of a server's log file."""
+    if path and path.exists():
+        return path.read_text(errors="replace")[-8000:]
+    return ""
 
 
 def _end_processes(procs: list, timeout: float = 5.0) -> None:

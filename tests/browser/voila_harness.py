@@ -31,7 +31,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from lab_harness import REPO_ROOT, TIMEOUT, _end_processes, free_port
+from lab_harness import REPO_ROOT, TIMEOUT, _end_processes, descendants, free_port, jupyter_env, read_log
 
 __all__ = ["ClassroomPage", "VoilaClassroom"]
 
@@ -60,24 +60,9 @@ class VoilaClassroom:
         t0 = time.monotonic()
         self._tmp = tempfile.TemporaryDirectory(prefix="gw-voila-")
         tmp = Path(self._tmp.name)
-        dirs = {}
-        for name in ("config", "data", "runtime", "ipython", "cwd"):
-            dirs[name] = tmp / name
-            dirs[name].mkdir()
-        env = dict(os.environ)
-        for k in list(env):
-            if k.startswith(("JUPYTER", "JPY_")):
-                del env[k]
+        env, dirs = jupyter_env(tmp, self.token, "cwd")
         env.update(
-            JUPYTER_TOKEN=self.token,
-            JUPYTER_CONFIG_DIR=str(dirs["config"]),
-            JUPYTER_DATA_DIR=str(dirs["data"]),  # kernelspec + labextensions: sys.prefix/share/jupyter
-            JUPYTER_RUNTIME_DIR=str(dirs["runtime"]),
-            IPYTHONDIR=str(dirs["ipython"]),
-            JUPYTER_PLATFORM_DIRS="1",
-            PATH=str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", ""),
             PYTHONPATH=os.pathsep.join([str(REPO_ROOT), *([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])]),
-            PYTHONUNBUFFERED="1",
             TMPDIR=str(tmp),  # Voila's connection files
         )
         cmd = [sys.executable, "-m", "gridwidgets", "classroom", "--port", str(self.port), "--no-browser",
@@ -113,29 +98,17 @@ class VoilaClassroom:
         return self
 
     def log(self) -> str:
-        if self.log_path and self.log_path.exists():
-            return self.log_path.read_text(errors="replace")[-8000:]
-        return ""
+        return read_log(self.log_path)
 
     def kernels(self) -> list:
         """The kernel processes running now (psutil), children of the command."""
-        return [p for p in self._descendants() if "ipykernel" in " ".join(_cmdline(p))]
-
-    def _descendants(self) -> list:
-        import psutil
-
-        if self.proc is None:
-            return []
-        try:
-            return psutil.Process(self.proc.pid).children(recursive=True)
-        except psutil.Error:
-            return []
+        return [p for p in descendants(self.proc) if "ipykernel" in " ".join(_cmdline(p))]
 
     def stop(self, timeout: float = 15.0) -> None:
         """SIGTERM the command (Voila shuts its kernels down), then end leftovers by PID."""
         if self.proc is None:
             return
-        children = self._descendants()  # kernels live in their own sessions: remember them now
+        children = descendants(self.proc)  # kernels live in their own sessions: remember them now
         if self.proc.poll() is None:
             self.proc.terminate()
             try:
