@@ -4,9 +4,7 @@ pages, the rules pages' ids. The Python blocks of the pages are run apart:
 
 from __future__ import annotations
 
-import base64
 import importlib.util
-import json
 import os
 import re
 import subprocess
@@ -14,15 +12,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from boards import boards_in_html, boards_in_notebook
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 RULES_PAGES = {"GL": "gridlock", "GM": "gridmaster4", "BF": "blockfour", "GB": "gridbloc"}
-
-SVG_IMG = re.compile(r'<img\b[^>]*\bsrc="data:image/svg\+xml;base64,([^"]+)"')
-STATIC = 'class="gw-static"'  # the root of every static board picture (gridwidgets/core/draw.py)
-
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
@@ -39,20 +34,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-def _boards_in_notebook(path: Path) -> tuple[int, int]:
-    """(outputs carrying an SVG board, boards inlined in HTML outputs) of a notebook."""
-    images = inline = 0
-    for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
-        for output in cell.get("outputs", []):
-            data = output.get("data", {})
-            svg = data.get("image/svg+xml", "")
-            if "gw-static" in ("".join(svg) if isinstance(svg, list) else svg):
-                images += 1
-            html = data.get("text/html", "")
-            inline += ("".join(html) if isinstance(html, list) else html).count(STATIC)
-    return images, inline
-
-
 def test_strict_build_has_every_page(site: Path) -> None:
     for md in DOCS.rglob("*.md"):
         rel = md.relative_to(DOCS)
@@ -66,12 +47,10 @@ def test_tutorial_page_shows_every_board_as_svg(site: Path, notebook: Path) -> N
     page = site / "tutorials" / f"{notebook.stem}.html"
     assert page.is_file(), f"no page for {notebook.name}"
     html = page.read_text(encoding="utf-8")
-    images, inline = _boards_in_notebook(notebook)
+    images, inline, _live = boards_in_notebook(notebook)
     assert images + inline > 0, f"{notebook.name} has no board output with a static picture"
-    shown = [base64.b64decode(m).decode("utf-8") for m in SVG_IMG.findall(html)]
     # each board output of the notebook is one SVG image on the page, not a kernel-less empty widget
-    assert sum(STATIC in svg for svg in shown) == images
-    assert html.count(STATIC) == inline
+    assert boards_in_html(html) == (images, inline)
 
 
 def test_every_notebook_is_in_the_nav(site: Path) -> None:

@@ -8,8 +8,6 @@ notebook read on a site without a kernel still shows the boards.
 
 from __future__ import annotations
 
-import base64
-import json
 import re
 import shutil
 import subprocess
@@ -17,38 +15,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from boards import WIDGET_VIEW, boards_in_html, boards_in_notebook
 
 ROOT = Path(__file__).resolve().parents[1]
 TUTORIALS = sorted((ROOT / "notebooks").glob("*.ipynb"))
-WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
-
-
-def board_outputs(notebook: Path) -> tuple[int, int]:
-    """(live boards, boards in total) among the stored outputs of a notebook."""
-    live = total = 0
-    for cell in json.loads(notebook.read_text())["cells"]:
-        for out in cell.get("outputs", []):
-            # nbformat may store a text as a list of lines
-            data = {k: "".join(v) if isinstance(v, list) else v for k, v in out.get("data", {}).items()}
-            if 'class="gw-static"' in data.get("text/html", ""):  # side_by_side, galleries
-                n = data["text/html"].count('class="gw-static"')
-            elif 'class="gw-static"' in data.get("image/svg+xml", ""):
-                n = 1
-            else:
-                continue
-            total += n
-            live += n if WIDGET_VIEW in data else 0
-    return live, total
-
-
-def boards_in_html(page: str) -> int:
-    """How many board pictures an exported page shows (as <img> or inline)."""
-    n = 0
-    for b64 in re.findall(r'<img [^>]*src="data:image/svg\+xml;base64,([^"]+)"', page):
-        if 'class="gw-static"' in base64.b64decode(b64).decode():
-            n += 1
-    n += page.count('class="gw-static"')  # inline SVG (text/html outputs)
-    return n
 
 
 @pytest.fixture(scope="module")
@@ -69,8 +39,8 @@ def test_every_tutorial_has_boards_to_show():
     assert len(TUTORIALS) >= 6
     assert (ROOT / "notebooks" / "00-welcome.ipynb") in TUTORIALS
     for nb in TUTORIALS:
-        live, total = board_outputs(nb)
-        assert total > 0, f"{nb.name} stores no board picture"
+        images, inline, live = boards_in_notebook(nb)
+        assert images + inline > 0, f"{nb.name} stores no board picture"
         if nb.name != "05-game-theory.ipynb":
             assert live > 0, f"{nb.name} shows no live board"
 
@@ -78,8 +48,9 @@ def test_every_tutorial_has_boards_to_show():
 @pytest.mark.parametrize("notebook", TUTORIALS, ids=lambda p: p.stem)
 def test_html_export_shows_every_board(exported, notebook):
     page = (exported / f"{notebook.stem}.html").read_text()
-    _live, total = board_outputs(notebook)
-    assert boards_in_html(page) == total
+    images, inline, _live = boards_in_notebook(notebook)
+    # the widget views give way to their static pictures: <img> for an SVG, inline SVG for text/html
+    assert boards_in_html(page) == (images, inline)
     # the widget views were left out (no widget state), not rendered empty
     assert f'type="{WIDGET_VIEW}"' not in page
 
