@@ -39,7 +39,7 @@ def test_marks_only_grow(seed):
 def test_cards_are_conserved_five_per_player(seed):
     def check(before, g):
         for p in (0, 1):
-            bid = g._bids[p]
+            bid = g._pending.get(p)
             in_bid = list(bid.cards) if bid is not None else []
             cards = list(g.hands[p]) + list(g.tables[p])
             assert sorted(cards) == sorted(SHAPES), (g.hands, g.tables, in_bid)

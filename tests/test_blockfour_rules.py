@@ -228,10 +228,11 @@ def test_bf7_a_shape_that_fits_nowhere_is_skipped_by_the_engine():
     assert g.phase == "bid" and g.turn == 2 and g.stall == 1
     assert "X's I fits nowhere: skipped (BF-7)" in g.events
     assert g.legal_moves(player=0) and g.last_skipped == ["I:-", "L:-", "O:-", "T:-"]
-    # undo takes the turn back with its skips; redo replays them
-    g.undo()  # O's bid and the four skips it caused; X's bid is hidden again
-    assert g.history == [] and g.pending_bids == (True, False)
-    assert g.phase == "bid" and g.turn == 1 and [str(m) for m in g.future] == ["LT"]
+    # undo takes the revealed joint action back as one step, with its skips; redo replays them
+    assert [str(s) for s in g.steps] == ["IO + LT (I:-, L:-, O:-, T:-)"]
+    assert str(g.undo()) == "IO + LT"
+    assert g.history == [] and g.pending_bids == (False, False)
+    assert g.phase == "bid" and g.turn == 1 and [str(m) for m in g.future] == ["IO", "LT"]
     g.redo()
     assert [str(m) for m in g.history] == ["IO", "LT", "I:-", "L:-", "O:-", "T:-"]
 

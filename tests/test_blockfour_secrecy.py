@@ -93,7 +93,7 @@ def test_bf5_an_agent_does_not_see_the_other_bid():
 
 def test_bf5_the_bidders_own_view_keeps_their_bid():
     a, _ = twins("IO", "OZ")
-    assert a.view_for(0)._bids[0] is not None and str(a.view_for(0)._bids[0]) == "IO"
+    assert a.view_for(0).pending == (0,) and str(a.view_for(0)._pending[0]) == "IO"
 
 
 def test_bf5_a_saved_game_drops_the_hidden_bid():

@@ -122,7 +122,7 @@ def test_bf5_an_agent_bids_from_its_view_without_the_persons_bid():
 
     class Spy(RandomAgent):
         def choose(self, game):
-            seen.append((game.phase, game._bids[0]))
+            seen.append((game.phase, game._pending.get(0)))
             return super().choose(game)
 
     game, _, out = run(["OZ", "q"], agents={1: Spy(seed=3)})

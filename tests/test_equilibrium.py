@@ -209,7 +209,7 @@ def test_agent_works_from_a_view_with_a_hidden_bid():
     g = played(2)
     g.play(g.legal_moves(0)[-1], player=0)
     view = g.view_for(1)
-    assert view._bids[0].cards == HIDDEN and view.current_player == 1
+    assert view._pending[0].cards == HIDDEN and view.current_player == 1
     agent = EquilibriumAgent(rollouts=3, seed=3)
     bid = agent.choose(view)
     assert bid.player == 1 and str(bid) in [str(b) for b in g.legal_moves(1)]

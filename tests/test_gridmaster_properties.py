@@ -18,6 +18,8 @@ def random_games(draw):
         "tiles": draw(st.sampled_from([3, 10, 100])),
         "deactivate": draw(st.sampled_from(["own", "all"])),
     }
+    if options["players"] == 1:  # the puzzle must be able to place every tile (GM-1, GM-8)
+        options["tiles"] = min(options["tiles"], options["size"] ** 2)
     return options, draw(st.integers(0, 2**32 - 1))
 
 

@@ -291,9 +291,16 @@ def test_gm8_a_full_board_ends_the_game_and_equal_scores_share_the_win():
 
 
 def test_gm8_a_one_cell_board_is_full_after_one_tile():
-    g = GridMaster4(size=1, players=1)
+    g = GridMaster4(size=1, players=2)
     g.play("A1")
-    assert g.is_over and g.winners == (0,)
+    assert g.is_over and g.winners == (0,) and g.scores == (1, 0)
+
+
+def test_gm1_gm8_the_puzzle_refuses_more_tiles_than_cells():
+    with pytest.raises(ValueError, match="100 tiles cannot all be placed on 64 cells"):
+        GridMaster4(size=8, players=1)
+    assert GridMaster4(size=8, players=1, tiles=64).tiles_per_player == 64
+    assert GridMaster4(size=8, players=2).tiles_per_player == 100  # several players: the board may fill (GM-8)
 
 
 # -- GM-9, GM-10 ---------------------------------------------------------------

@@ -87,16 +87,13 @@ class _JointNode:
 
 
 def _is_joint(game: Any) -> bool:
-    """True at a bid node of Block Four where neither player has bid (BF-5)."""
-    return getattr(game, "phase", None) == "bid" and hasattr(game, "pending_bids") and not any(game.pending_bids)
+    """True at a simultaneous node where nobody has submitted yet."""
+    return game.is_simultaneous_node() and not game.pending
 
 
 def _legal(game: Any) -> list[Any]:
-    """Legal moves for search; GridBloc's setup phase (GB-10) is searched
-    as ``done`` only (its start moves would make the tree infinite)."""
-    if getattr(game, "phase", None) == "setup" and game.game_id == "gridbloc":
-        return [m for m in game.legal_moves() if str(m) == "done"]
-    return list(game.legal_moves())
+    """The moves the search considers (the game's ``search_moves`` hook)."""
+    return list(game.search_moves())
 
 
 def _new_node(game: Any, mover: int | None, move: Any, rng: random.Random) -> Any:
@@ -260,7 +257,7 @@ class MCTSAgent(Agent):
         work = game.view_for(me)
         # Block Four: a hidden bid of the other player is taken back, so the
         # root is the bid node before either bid (decoupled UCT decides it)
-        if getattr(work, "phase", None) == "bid" and hasattr(work, "pending_bids") and any(work.pending_bids):
+        while work.pending:
             work.undo()
         root = _new_node(work, None, None, rng)
         # an explicit number of simulations, else the agent's time budget, else its simulations
@@ -291,7 +288,7 @@ class MCTSAgent(Agent):
         node = root
         path = [root]
         joints: list[tuple[Any, int, int]] = []
-        plays = 0
+        start = game.step_count
         c = self.c
         log, sqrt = math.log, math.sqrt
         play = game.play
@@ -305,7 +302,6 @@ class MCTSAgent(Agent):
                     i0, i1 = picks
                     play(node.moves[0][i0], 0)
                     play(node.moves[1][i1], 1)
-                    plays += 2
                     joints.append((node, i0, i1))
                     child = node.children.get((i0, i1))
                     if child is None:
@@ -327,7 +323,6 @@ class MCTSAgent(Agent):
                     node.untried = k
                     mover = node.player
                     play(move)
-                    plays += 1
                     child = _new_node(game, mover, move, rng)
                     node.children.append(child)
                     path.append(child)
@@ -342,14 +337,13 @@ class MCTSAgent(Agent):
                         best_u, best = u, ch
                 node = best  # type: ignore[assignment]
                 play(node.move)
-                plays += 1
                 path.append(node)
             # 3. simulation (rollout)
             if node.returns is not None:
                 returns = node.returns
             else:
                 policy = self.rollout
-                setup = game.game_id == "gridbloc"  # GridBloc's setup phase: only "done" (see _legal)
+                setup = type(game).search_moves is not Game.search_moves  # the game narrows its moves
                 randrange = rng.randrange
                 legal_moves = game.legal_moves
                 while game.current_player is not None:
@@ -358,11 +352,12 @@ class MCTSAgent(Agent):
                     else:
                         moves = _legal(game) if setup else legal_moves()
                         play(moves[randrange(len(moves))])
-                    plays += 1
                 returns = game.returns()
         finally:
             undo = game.undo
-            for _ in range(plays):
+            while game.pending:
+                undo()
+            for _ in range(game.step_count - start):
                 undo()
         # 4. backpropagation
         for nd in path:

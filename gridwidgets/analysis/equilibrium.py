@@ -355,9 +355,10 @@ def _before_bids(game: BlockFour) -> BlockFour:
     """The position of this turn before either bid: a bid already in, or
     hidden in a ``view_for``, changes nothing until both are in (BF-5), so
     the matrix game of the turn is the same."""
-    if game.phase == "bid" and any(game.pending_bids):
+    if game.pending:
         g = game.copy()
-        g._drop_pending()
+        while g.pending:
+            g.undo()
         return g
     return game
 

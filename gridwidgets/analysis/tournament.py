@@ -153,7 +153,7 @@ def _seatings(k: int, n: int, seating: str) -> list[tuple[int, ...]]:
 
 def _make_game(factory: Any, options: dict[str, Any], seed: int) -> Game:
     if isinstance(factory, type) and issubclass(factory, Game):
-        return factory._sim_new(options, seed)
+        return factory.new_for_seed(options, seed)
     game = factory(**options)
     if not all(hasattr(game, a) for a in ("legal_moves", "play", "is_over", "players", "winners")):
         raise TypeError(f"game_factory must make a game, got {type(game).__name__}")

@@ -1,8 +1,28 @@
-"""Errors shared by every game (RULES C-5)."""
+"""Errors shared by every game (RULES C-5) and the helper that keeps their
+messages short."""
 
 from __future__ import annotations
 
-__all__ = ["IllegalMoveError"]
+__all__ = ["IllegalMoveError", "InvalidMoveError", "shorten"]
+
+#: the most characters of a user's input that an error message repeats
+ECHO_LIMIT = 40
+
+
+def shorten(value: object, limit: int = ECHO_LIMIT) -> str:
+    """``repr(value)`` cut to about ``limit`` characters, for error messages.
+
+    Input of any size is echoed in bounded time and space: a 10 MB string
+    becomes ``'aaaa…' (10,000,000 characters)``.
+    """
+    if isinstance(value, (str, bytes)) and len(value) > limit:
+        head = value[:limit]
+        return f"{head!r}… ({len(value):,} characters)"
+    try:
+        text = repr(value)
+    except Exception:  # a broken __repr__ never hides the real error
+        return f"<{type(value).__name__}>"
+    return text if len(text) <= limit + 2 else text[:limit] + "…"
 
 
 class IllegalMoveError(ValueError):
@@ -11,8 +31,8 @@ class IllegalMoveError(ValueError):
     The state of the game is unchanged when this is raised.
 
     Attributes:
-        rule: the ``RULES.md`` id of the rule that forbids the move
-            (``"GL-3"``), or ``"C-2"`` when the move could not be read.
+        rule: the rule id that forbids the move (``"GL-3"``), or the notation
+            rule (``"C-2"``, ``"GB-8"``, ``"BF-12"``) when it could not be read.
         move: what was given, as given.
     """
 
@@ -21,3 +41,14 @@ class IllegalMoveError(ValueError):
         self.move = move
         text = message if message.endswith(f"({rule})") else f"{message} ({rule})"
         super().__init__(text)
+
+
+class InvalidMoveError(IllegalMoveError):
+    """A move that cannot be read at all: not notation of this game (RULES C-2).
+
+    A subclass of :class:`IllegalMoveError` (and so of ``ValueError``): code
+    that catches illegal moves catches these too, and code that wants to
+    tell "cannot read" from "breaks a rule" catches this one first. The
+    name follows python-chess, whose ``InvalidMoveError`` is likewise a move
+    that is not syntactically valid.
+    """

@@ -1,38 +1,70 @@
-"""The rules-independent base of every game: history, undo/redo, observers,
-save/load, and the displays (python-chess's ``Board`` and OpenSpiel's game
-states are the models for the vocabulary).
+"""The protocol every game speaks: the :class:`Game` base class.
 
-A game subclasses :class:`Game` and writes only its rules: how to read a
-move, which moves are legal, what a move changes, and how to snapshot its
-state. Undo, redo, the history scrubber, observers, versioned JSON, copies,
-the SVG and text displays and the widget come from here.
+A game subclasses :class:`Game`, declares what kind of game it is
+(:class:`~gridwidgets.core.gametype.GameType`) and writes only its rules:
+how to read a move, which moves are legal, what a move changes, and how to
+snapshot its state. Everything else comes from here, the same for every
+game: ``play`` with its errors, undo and redo by *steps*, the history
+scrubber (``goto``), simultaneous nodes with hidden submissions, observers,
+versioned JSON, copies, views that hide what a player may not know, the
+displays, ``simulate`` and the widget.
+
+The vocabulary is the field's (python-chess's ``Board`` and OpenSpiel's game
+states are the models): player, legal moves, terminal, returns, and
+simultaneous nodes whose joint action is revealed once every player has
+chosen (M. Lanctot et al., "OpenSpiel", 2019, arXiv:1908.09453).
+
+**Steps.** The history is the flat list of moves (``history``), one entry
+per move, as notation files store it. Undo, redo, ``goto`` and the widget's
+history slider move by *steps*: a step is one decision, a single move or
+the revealed joint action of a simultaneous node, together with the moves
+the rules then made by themselves (a skipped placement, BF-7).
+
+**Simultaneous nodes.** Where a game's :meth:`Game._simultaneous` names
+several players, each of them submits one move, in any order (``play(move,
+player=p)``; by default the lowest-numbered player who has not submitted).
+A submission is hidden: it is in no history, save file, display or widget,
+and :meth:`Game.view_for` hides it from the other players. Once all are in,
+the joint action is revealed, applied and recorded as one step. Undo while
+a submission is still hidden withdraws it (and returns ``None``, so nothing
+of it is shown).
 """
 
 from __future__ import annotations
 
 import copy as _copy
+import inspect
 import json
+import threading
 import warnings
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 import numpy as np
 
-from .errors import IllegalMoveError
+from .errors import IllegalMoveError, shorten
+from .gametype import Chance, GameInfo, GameType, Utility
 from .notation import Cell, cell_name, col_label
 
-__all__ = ["FORMAT", "CellMove", "Game", "Observation"]
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+__all__ = ["FORMAT", "MAX_JSON_DEPTH", "CellMove", "Game", "Hidden", "JointMove", "Observation", "Step"]
 
 #: the ``"format"`` field of every save file
 FORMAT = "gridwidgets"
+#: save files nested deeper than this are refused (a ``ValueError``, never a ``RecursionError``)
+MAX_JSON_DEPTH = 64
 
 G = TypeVar("G", bound="Game")
 
 #: attributes that copies share: lists of immutable moves and undo records
-_SHARED = frozenset({"_history", "_future", "_undo_records"})
+_SHARED = frozenset({"_history", "_future", "_step_records"})
+#: attributes a copy never takes from the original
+_OWN = frozenset({"_observers", "_lock", "_quiet", "_dirty"})
 
 
 @dataclass(frozen=True, order=True)
@@ -49,7 +81,90 @@ class CellMove:
         return cell_name(self.cell)
 
     def __repr__(self) -> str:
-        return f"CellMove({cell_name(self.cell)!r})"
+        try:
+            return f"CellMove({cell_name(self.cell)!r})"
+        except Exception:  # a hand-made move off every board still shows itself
+            return f"CellMove({self.cell!r})"
+
+
+@dataclass(frozen=True)
+class JointMove:
+    """The revealed joint action of a simultaneous node: one move per player.
+
+    ``str`` is the moves' notation joined by ``" + "`` (``"IO + IL"``).
+
+    Attributes:
+        players: the players who submitted, in increasing order.
+        moves: their moves, in the same order.
+    """
+
+    players: tuple[int, ...]
+    moves: tuple[Any, ...]
+
+    def __str__(self) -> str:
+        return " + ".join(str(m) for m in self.moves)
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.moves)
+
+    def __len__(self) -> int:
+        return len(self.moves)
+
+    def move_of(self, player: int) -> Any:
+        """The move ``player`` submitted.
+
+        Raises:
+            KeyError: if ``player`` took no part.
+        """
+        for p, m in zip(self.players, self.moves, strict=True):
+            if p == player:
+                return m
+        raise KeyError(player)
+
+
+@dataclass(frozen=True)
+class Hidden:
+    """Stands for a submission ``player`` made that the viewer may not see
+    (in a game from :meth:`Game.view_for`). ``str`` is ``"?"``."""
+
+    player: int
+
+    def __str__(self) -> str:
+        return "?"
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of the history: what ``undo`` takes back and ``redo`` replays at once.
+
+    Attributes:
+        moves: every history entry of the step, in order: the decision (one
+            move, or each submission of a joint action) then the moves the
+            rules made by themselves.
+        players: for a joint action, the submitting players (the first
+            ``len(players)`` entries of ``moves`` are theirs); ``None`` for
+            a single move.
+    """
+
+    moves: tuple[Any, ...]
+    players: tuple[int, ...] | None = None
+
+    @property
+    def decision(self) -> Any:
+        """The move chosen, or the :class:`JointMove` of a simultaneous node."""
+        if self.players is None:
+            return self.moves[0]
+        return JointMove(self.players, self.moves[: len(self.players)])
+
+    @property
+    def automatic(self) -> tuple[Any, ...]:
+        """The moves the rules made by themselves after the decision (BF-7's skips)."""
+        return self.moves[1 if self.players is None else len(self.players) :]
+
+    def __str__(self) -> str:
+        auto = self.automatic
+        text = str(self.decision)
+        return text + (" (" + ", ".join(str(m) for m in auto) + ")" if auto else "")
 
 
 class Observation:
@@ -71,14 +186,30 @@ class Observation:
         return id(self) in self._game._observers
 
 
+def _takes(func: Callable[..., Any], name: str) -> bool:
+    """True if ``func`` accepts a parameter ``name`` (or ``**kwargs``)."""
+    try:
+        params = inspect.signature(func).parameters
+    except (TypeError, ValueError):  # pragma: no cover - builtins
+        return True
+    return name in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
+
+
 class Game(ABC):
     """Base class of the games: a plain object with ``play``/``undo``/``redo``.
 
-    Subclasses set the class attributes :attr:`game_id` and :attr:`players`
-    and implement the abstract methods. Everything a user calls is here.
+    A subclass declares :attr:`game_type` (what kind of game it is) and
+    :attr:`players`, and implements the abstract methods (its rules). The
+    optional *hooks* below attach what a game knows beyond its rules; every
+    generic layer (agents, the solver, ``simulate``, tournaments, the
+    terminal, the widget, the classroom) reads them instead of asking which
+    game it is. ``docs/adding-a-game.md`` walks through it.
     """
 
-    #: short name used in save files and by the front end (``"gridlock"``)
+    #: what kind of game this is (dynamics, information, chance, utility,
+    #: players, move kinds); every generic layer reads it
+    game_type: ClassVar[GameType]
+    #: the registry name and save-file id, ``game_type.short_name`` (``"gridlock"``)
     game_id: ClassVar[str] = ""
     #: version of this game's save format
     save_version: ClassVar[int] = 1
@@ -86,48 +217,106 @@ class Game(ABC):
     end_rule: ClassVar[str] = "C-5"
     #: the rule cited when a move names the wrong player
     turn_rule: ClassVar[str] = "C-3"
+    #: the rule cited when a player submits twice at a simultaneous node
+    final_rule: ClassVar[str] = "C-5"
+    #: the rule that keeps submissions hidden (cited when a view would need one)
+    secrecy_rule: ClassVar[str] = "C-5"
     #: player names, index = player id (RULES C-3)
     players: tuple[str, ...] = ()
     rows: int
     cols: int
 
-    _registry: ClassVar[dict[str, type[Game]]] = {}
+    #: every subclass that declares its own id, for ``Game.from_json`` (the
+    #: public registry, :mod:`gridwidgets.core.registry`, holds what is registered)
+    _by_id: ClassVar[dict[str, type[Game]]] = {}
     #: attributes that never change after ``__init__`` (lookup tables): copies share them
     _static: ClassVar[frozenset[str]] = frozenset()
+    #: True if :attr:`game_type` says some node is simultaneous (a fast check in ``play``)
+    _has_joint: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        if cls.game_id:
-            Game._registry[cls.game_id] = cls
+        own = cls.__dict__
+        if "game_type" in own:
+            gt = own["game_type"]
+            if not isinstance(gt, GameType):
+                raise TypeError(f"{cls.__name__}.game_type must be a GameType, got {type(gt).__name__}")
+            if "game_id" in own and own["game_id"] != gt.short_name:
+                raise TypeError(f"{cls.__name__}: game_id {own['game_id']!r} is not game_type.short_name")
+            cls.game_id = gt.short_name
+        elif own.get("game_id"):
+            # a game written before game types: a default declaration from its id
+            n = len(cls.players) if isinstance(cls.__dict__.get("players"), tuple) and cls.players else 2
+            cls.game_type = GameType(short_name=own["game_id"], long_name=cls.__name__, min_players=n,
+                                     max_players=n)
+        gt = cls.__dict__.get("game_type") or getattr(cls, "game_type", None)
+        cls._has_joint = bool(gt is not None and gt.simultaneous)
+        if "game_id" in own or "game_type" in own:
+            Game._by_id[cls.game_id] = cls
+        # a legacy engine whose legal_moves/parse_move take no player: adapt it
+        if "legal_moves" in own and not _takes(own["legal_moves"], "player"):
+            legacy_legal = own["legal_moves"]
+
+            def legal_moves(self: Game, player: int | None = None) -> list[Any]:
+                if player is not None and player != self.current_player:
+                    return []
+                return legacy_legal(self)  # type: ignore[no-any-return]
+
+            legal_moves.__doc__ = legacy_legal.__doc__
+            cls.legal_moves = legal_moves  # type: ignore[method-assign]
+        if "parse_move" in own and not _takes(own["parse_move"], "player"):
+            legacy_parse = own["parse_move"]
+
+            def parse_move(self: Game, value: Any, player: int | None = None) -> Any:
+                return legacy_parse(self, value)
+
+            parse_move.__doc__ = legacy_parse.__doc__
+            cls.parse_move = parse_move  # type: ignore[method-assign]
 
     def __init__(self) -> None:
         self._history: list[Any] = []
         self._future: list[Any] = []
-        self._undo_records: list[tuple[Any, int]] = []
+        # one entry per step: (undo record, history entries of the step, joint players or None)
+        self._step_records: list[tuple[Any, int, tuple[int, ...] | None]] = []
+        self._pending: dict[int, Any] = {}
+        self._hidden_players: frozenset[int] = frozenset()
         self._auto: list[Any] = []
         self._observers: dict[int, Observation] = {}
+        self._lock = threading.RLock()
         self._quiet = 0
         self._dirty = False
         self._version = 0
 
     # ------------------------------------------------------------------
-    # What a game writes
+    # What a game writes: its rules
     # ------------------------------------------------------------------
     @abstractmethod
     def options(self) -> dict[str, Any]:
         """The constructor options of this game, as JSON-able keyword arguments."""
 
     @abstractmethod
-    def parse_move(self, value: Any) -> Any:
+    def parse_move(self, value: Any, player: int | None = None) -> Any:
         """Read a move given as a move object, notation or tuple.
 
+        Args:
+            value: what was given.
+            player: whose move it is (at a simultaneous node); ``None``: the
+                player to act. Sequential games may ignore it.
+
         Raises:
-            IllegalMoveError: (``C-2``) when it cannot be read.
+            InvalidMoveError: when it cannot be read (RULES C-2).
+            IllegalMoveError: when it can be read but names something that
+                cannot be (a cell off the board, C-1).
         """
 
     @abstractmethod
-    def legal_moves(self) -> list[Any]:
-        """Every legal move of :attr:`current_player`; empty when the game is over."""
+    def legal_moves(self, player: int | None = None) -> list[Any]:
+        """Every legal move of ``player`` now (default :attr:`current_player`);
+        ``[]`` for a player who is not to act and once the game is over.
+
+        At a simultaneous node every player of :meth:`players_to_move` has
+        moves; one who has already submitted has none.
+        """
 
     @abstractmethod
     def _check(self, move: Any) -> None:
@@ -148,7 +337,11 @@ class Game(ABC):
     @property
     @abstractmethod
     def current_player(self) -> int | None:
-        """The player to act (RULES C-3), ``None`` when the game is over."""
+        """The player to act (RULES C-3), ``None`` when the game is over.
+
+        At a simultaneous node: a player who has not submitted yet (by
+        convention the lowest-numbered one, :meth:`_first_to_submit`).
+        """
 
     @property
     @abstractmethod
@@ -165,13 +358,112 @@ class Game(ABC):
     def board(self) -> np.ndarray:
         """A read-only ``(rows, cols)`` numpy array of the cells."""
 
-    # Optional hooks -----------------------------------------------------
+    # Rules hooks for simultaneous nodes ----------------------------------
+    def _simultaneous(self) -> tuple[int, ...]:
+        """The players who choose at once at this node, in increasing order;
+        ``()`` at a sequential node (the default: every node)."""
+        return ()
+
+    def _apply_joint(self, moves: tuple[Any, ...]) -> None:
+        """Apply the revealed joint action: ``moves[k]`` is the move of the
+        ``k``-th player of :meth:`_simultaneous`. Games with simultaneous
+        nodes implement it (and may add automatic moves to ``self._auto``)."""
+        raise NotImplementedError(f"{type(self).__name__} has simultaneous nodes but no _apply_joint")
+
+    def _check_submission(self, move: Any, player: int) -> None:
+        """Raise :class:`IllegalMoveError` if ``player`` may not submit ``move``
+        here (default: :meth:`_check`). Whether the player already submitted
+        is checked by the base class."""
+        self._check(move)
+
+    def _hidden_move(self, player: int) -> Any:
+        """What a view shows in place of ``player``'s hidden submission (default :class:`Hidden`)."""
+        return Hidden(player)
+
+    def _first_to_submit(self) -> int | None:
+        """At a simultaneous node, the lowest-numbered player who has not
+        submitted (the usual :attr:`current_player` there); ``None`` elsewhere."""
+        for p in self._simultaneous():
+            if p not in self._pending:
+                return p
+        return None
+
+    def _end_rule(self) -> str:
+        """The rule cited for a move after the end (default :attr:`end_rule`)."""
+        return self.end_rule
+
+    # Metadata hooks --------------------------------------------------------
+    def max_game_length(self) -> int | None:
+        """The most entries :attr:`history` can reach with these options
+        (OpenSpiel's ``MaxGameLength``), ``None`` if no bound exists.
+        Games override it; the default, ``None``, claims nothing."""
+        return None
+
+    @property
+    def game_info(self) -> GameInfo:
+        """What this game's options fix: players, maximum length, returns
+        (:class:`~gridwidgets.core.gametype.GameInfo`)."""
+        utility = self.game_type.utility
+        return GameInfo(
+            num_players=len(self.players),
+            max_game_length=self.max_game_length(),
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=0.0 if utility is Utility.ZERO_SUM else None,
+        )
+
+    @property
+    def num_players(self) -> int:
+        """How many players this game has (``len(players)``)."""
+        return len(self.players)
+
+    #: named setups for menus (the classroom, the CLI): ``{key: (label, options)}``,
+    #: the first the default; games override it
+    presets: ClassVar[dict[str, tuple[str, dict[str, Any]]]] = {}
+    #: one or two sentences on how to play on the board, for menus and help
+    how_to_play: ClassVar[str] = ""
+
+    # Knowledge hooks: what agents and the solver use --------------------------
+    def evaluate(self, player: int) -> float | None:
+        """A heuristic value of this position for ``player`` (higher is
+        better), for greedy play and alpha-beta at its depth limit; ``None``
+        (the default) means the game offers none. It may read anything of
+        the game; it must not change it."""
+        return None
+
+    def search_moves(self) -> list[Any]:
+        """The moves a search considers here (default :meth:`legal_moves`).
+        A game may leave out moves that only lengthen the search without
+        changing the contest (GridBloc's setup: only ``done``)."""
+        return self.legal_moves()
+
+    def symmetries(self) -> list[tuple[int, ...]]:
+        """Permutations of the cells (row-major indices) that map the rules
+        onto themselves, identity excluded, for solvers (default: none)."""
+        return []
+
+    def position_key(self, symmetry: Sequence[int] | None = None) -> Hashable:
+        """A hashable key equal for two positions with the same future
+        (transposition tables); under ``symmetry`` (one of
+        :meth:`symmetries`) the key of the mapped position. The default is
+        the history itself: always right, never merges transpositions."""
+        return (tuple(str(m) for m in self._history), tuple(sorted(self._pending)))
+
+    #: a fast exact solver for this game, ``f(game, *, time_limit, max_nodes,
+    #: progress) -> Solution``, used by ``analysis.solve`` instead of its generic search
+    exact_solver: ClassVar[Callable[..., Any] | None] = None
+
+    # Display hooks ---------------------------------------------------------
     def status(self) -> str:
         """One line for people: whose turn it is, or the result."""
         if self.is_over:
             if self.winner is not None:
                 return f"{self.players[self.winner]} wins."
             return "Draw between " + ", ".join(self.players[p] for p in self.winners) + "."
+        if self._pending:
+            done = ", ".join(self.players[p] for p in self._pending)
+            waiting = ", ".join(self.players[p] for p in self._simultaneous() if p not in self._pending)
+            return f"{waiting} to choose ({done} has chosen)."
         assert self.current_player is not None
         return f"{self.players[self.current_player]} to move."
 
@@ -182,9 +474,9 @@ class Game(ABC):
     forbidden_rule: ClassVar[str] = ""
 
     def cell_text(self, cell: Cell) -> str:
-        """The text drawn in a cell: the owner's name by default, ``""`` if empty."""
+        """The text drawn in a cell: the owner's initial by default, ``""`` if empty."""
         owner = int(self.board[cell])
-        return self.players[owner] if owner >= 0 else ""
+        return self.players[owner][:1] if 0 <= owner < len(self.players) else ""
 
     # ------------------------------------------------------------------
     # Derived state
@@ -194,7 +486,10 @@ class Game(ABC):
         """True when the game has ended (terminal, in OpenSpiel's words)."""
         return self.current_player is None
 
-    is_terminal = is_over
+    @property
+    def is_terminal(self) -> bool:
+        """Same as :attr:`is_over` (OpenSpiel's word)."""
+        return self.current_player is None
 
     @property
     def winner(self) -> int | None:
@@ -213,27 +508,81 @@ class Game(ABC):
             return tuple(1.0 if p in w else -1.0 for p in range(len(self.players)))
         return tuple(0.0 if p in w else -1.0 for p in range(len(self.players)))
 
+    def is_simultaneous_node(self) -> bool:
+        """True where several players choose at once (a joint action)."""
+        return bool(self._has_joint and self._simultaneous())
+
+    @property
+    def players_to_move(self) -> tuple[int, ...]:
+        """Who must still choose here: the players of a simultaneous node who
+        have not submitted, else ``(current_player,)``; ``()`` when over."""
+        if self._has_joint:
+            sim = self._simultaneous()
+            if sim:
+                return tuple(p for p in sim if p not in self._pending)
+        p = self.current_player
+        return () if p is None else (p,)
+
+    @property
+    def pending(self) -> tuple[int, ...]:
+        """The players whose submission at this simultaneous node is in but
+        still hidden, in the order they came; never what they chose."""
+        return tuple(self._pending)
+
     @property
     def history(self) -> list[Any]:
-        """The moves played, oldest first (a copy; ``str(m)`` is the notation)."""
+        """The moves played, oldest first (a copy; ``str(m)`` is the notation).
+        A joint action stands as its submissions in player order; a hidden
+        submission is not here."""
         return list(self._history)
 
     @property
     def future(self) -> list[Any]:
-        """The undone moves that :meth:`redo` replays, next first (a copy)."""
+        """The undone decisions that :meth:`redo` replays, next first, as moves
+        (a joint action as its submissions in player order; a copy)."""
+        out: list[Any] = []
+        for d in reversed(self._future):
+            out.extend(d.moves if isinstance(d, JointMove) else (d,))
+        return out
+
+    @property
+    def steps(self) -> list[Step]:
+        """The history as steps (what undo takes back at once), oldest first."""
+        out: list[Step] = []
+        i = 0
+        history = self._history
+        for _, n, players in self._step_records:
+            out.append(Step(tuple(history[i : i + n]), players))
+            i += n
+        return out
+
+    @property
+    def future_steps(self) -> list[Any]:
+        """The undone decisions, next first: moves, or :class:`JointMove` for joint actions."""
         return list(reversed(self._future))
 
     @property
+    def step_count(self) -> int:
+        """How many steps have been played: the position :meth:`goto` names."""
+        return len(self._step_records)
+
+    @property
     def version(self) -> int:
-        """Increases on every change (move, undo, redo, reset, load)."""
+        """Increases on every change (move, submission, undo, redo, reset, load)."""
         return self._version
 
-    def is_legal(self, move: Any) -> bool:
-        """True if ``move`` could be played now."""
+    def is_legal(self, move: Any, player: int | None = None) -> bool:
+        """True if ``move`` could be played now (by ``player``, default the player to act)."""
         try:
-            m = self.parse_move(move)
-            self._check_turn(m, None)
-            self._check(m)
+            with self._lock:
+                if self._has_joint and self._simultaneous():
+                    p = self._submitter(player, move)
+                    m = self.parse_move(move, p)
+                    self._check_submission(m, p)
+                else:
+                    m = self.parse_move(move)
+                    self._check_turn(m, player)
+                    self._check(m)
         except IllegalMoveError:
             return False
         return True
@@ -242,43 +591,112 @@ class Game(ABC):
     # Changing the game
     # ------------------------------------------------------------------
     def play(self, move: Any, player: int | None = None) -> Any:
-        """Play a move for the player to act.
+        """Play a move for the player to act, or submit one at a simultaneous node.
 
         Args:
             move: a move object, its notation string (``"B2"``, RULES C-2),
                 or for a cell move a 0-based ``(row, col)`` tuple.
-            player: if given, the player who means to move; a different
-                player than :attr:`current_player` is refused.
+            player: if given, the player who means to move; at a sequential
+                node a different player than :attr:`current_player` is
+                refused; at a simultaneous node it says who submits
+                (default: the lowest-numbered player who has not).
 
         Returns:
-            The move object played.
+            The move object played (submitted).
 
         Raises:
             IllegalMoveError: naming the broken rule; the state is unchanged
-                (RULES C-5).
+                (RULES C-5). :class:`InvalidMoveError`, a subclass, when the
+                move cannot be read.
         """
-        m = self.parse_move(move)
-        self._check_turn(m, player)
-        self._check(m)
-        self._push(m)
-        self._future.clear()
-        self._changed()
-        return m
+        lock = self._lock
+        lock.acquire()  # (explicit: several times cheaper than ``with`` on an RLock, and play is hot)
+        try:
+            if self._has_joint and self._simultaneous():
+                return self._submit(move, player)
+            m = self.parse_move(move)
+            self._check_turn(m, player)
+            self._check(m)
+            self._push(m)
+            if self._future:
+                self._future.clear()
+            self._changed()
+            return m
+        finally:
+            lock.release()
+
+    def _check_player(self, player: Any, move: Any) -> None:
+        """Refuse a ``player`` that is not a player id of this game (RULES C-3)."""
+        if player is None:
+            return
+        if not isinstance(player, (int, np.integer)) or isinstance(player, bool) or not 0 <= player < len(
+            self.players
+        ):
+            names = ", ".join(f"{i} is {n}" for i, n in enumerate(self.players))
+            raise IllegalMoveError(f"{shorten(player)} is not a player ({names})", rule="C-3", move=move)
 
     def _check_turn(self, move: Any, player: int | None) -> None:
-        if self.is_over:
+        current = self.current_player
+        if current is None:
             raise IllegalMoveError(
                 f"the game is over: no move can be played ({self.status()})",
-                rule=self.end_rule,
+                rule=self._end_rule(),
                 move=move,
             )
-        if player is not None and player != self.current_player:
-            name = self.players[player] if isinstance(player, int) and 0 <= player < len(self.players) else repr(player)
+        if player is not None and player != current:
+            self._check_player(player, move)
             raise IllegalMoveError(
-                f"it is not {name}'s turn: {self.players[self.current_player]} is to move",  # type: ignore[index]
+                f"it is not {self.players[player]}'s turn: {self.players[current]} is to move",
                 rule=self.turn_rule,
                 move=move,
             )
+
+    def _submitter(self, player: Any, move: Any) -> int:
+        """Who submits at this simultaneous node (checked)."""
+        self._check_player(player, move)
+        sim = self._simultaneous()
+        if player is None:
+            p = self._first_to_submit()
+            assert p is not None
+            return p
+        player = int(player)
+        if player not in sim:
+            raise IllegalMoveError(
+                f"{self.players[player]} has no choice to make now: "
+                + ", ".join(self.players[q] for q in sim) + " choose at once",
+                rule=self.turn_rule,
+                move=move,
+            )
+        if player in self._pending:
+            raise IllegalMoveError(
+                f"{self.players[player]} has already chosen: a submission is final", rule=self.final_rule, move=move
+            )
+        return player
+
+    def _submit(self, move: Any, player: int | None) -> Any:
+        """Take one player's hidden submission; once all are in, reveal and apply the joint action."""
+        p = self._submitter(player, move)
+        m = self.parse_move(move, p)
+        self._check_submission(m, p)
+        sim = self._simultaneous()
+        if len(self._pending) + 1 == len(sim):
+            hidden = [q for q in self._pending if q in self._hidden_players]
+            if hidden:
+                raise IllegalMoveError(
+                    f"{', '.join(self.players[q] for q in hidden)}'s choice is hidden in this view: "
+                    "guess it with with_submission() first",
+                    rule=self.secrecy_rule,
+                    move=move,
+                )
+            chosen = {**self._pending, p: m}
+            joint = JointMove(sim, tuple(chosen[q] for q in sim))
+            self._push_joint(joint)
+            self._pending = {}
+        else:
+            self._pending = {**self._pending, p: m}
+        self._future.clear()
+        self._changed()
+        return m
 
     def _do(self, move: Any) -> Any:
         """Apply a legal move and return what :meth:`_undo` needs to take it back.
@@ -296,8 +714,18 @@ class Game(ABC):
             raise
         return snap
 
+    def _do_joint(self, joint: JointMove) -> Any:
+        """Apply a joint action and return its undo record (a snapshot by default)."""
+        snap = self._snapshot()
+        try:
+            self._apply_joint(joint.moves)
+        except Exception:
+            self._restore(snap)
+            raise
+        return snap
+
     def _undo(self, record: Any) -> None:
-        """Take back the move whose :meth:`_do` returned ``record``."""
+        """Take back the step whose :meth:`_do` (or :meth:`_do_joint`) returned ``record``."""
         self._restore(record)
 
     def _push(self, move: Any) -> None:
@@ -313,64 +741,159 @@ class Game(ABC):
         if auto:
             self._auto = []
             self._history.extend(auto)
-        self._undo_records.append((record, len(auto)))
+            self._step_records.append((record, 1 + len(auto), None))
+        else:
+            self._step_records.append((record, 1, None))
+
+    def _push_joint(self, joint: JointMove) -> None:
+        try:
+            record = self._do_joint(joint)
+        except Exception:
+            self._auto = []
+            raise
+        self._history.extend(joint.moves)
+        auto = self._auto
+        if auto:
+            self._auto = []
+            self._history.extend(auto)
+        self._step_records.append((record, len(joint.moves) + len(auto), joint.players))
+
+    def _withdraw(self) -> Any:
+        """Withdraw the last hidden submission (not kept for redo)."""
+        p = next(reversed(self._pending))
+        pending = dict(self._pending)
+        del pending[p]
+        self._pending = pending
+        self._hidden_players = self._hidden_players - {p}
+
+    def _pop_step(self) -> Any:
+        record, n, players = self._step_records.pop()
+        self._undo(record)
+        history = self._history
+        if n == 1:
+            decision = history.pop()
+        else:
+            entries = history[len(history) - n :]
+            del history[len(history) - n :]
+            decision = entries[0] if players is None else JointMove(players, tuple(entries[: len(players)]))
+        self._future.append(decision)
+        return decision
 
     def undo(self) -> Any:
-        """Take back the last move and return it.
+        """Take back the last step and return its decision: the move, or the
+        :class:`JointMove` of a simultaneous node. A submission still hidden
+        is withdrawn instead (not kept for redo) and ``None`` is returned, so
+        nothing of it is shown.
 
         Raises:
-            IndexError: if no move has been played.
+            IndexError: if nothing has been played.
         """
-        if not self._undo_records:
-            raise IndexError("nothing to undo: no move has been played")
-        record, n_auto = self._undo_records.pop()
-        self._undo(record)
-        del self._history[len(self._history) - n_auto :]
-        move = self._history.pop()
-        self._future.append(move)
-        self._changed()
-        return move
+        lock = self._lock
+        lock.acquire()
+        try:
+            if self._pending:
+                self._withdraw()
+                self._changed()
+                return None
+            records = self._step_records
+            if not records:
+                raise IndexError("nothing to undo: no move has been played")
+            record, n, _ = records[-1]
+            if n == 1:  # the common step, one move (inlined: undo is hot in searches)
+                records.pop()
+                self._undo(record)
+                decision = self._history.pop()
+                self._future.append(decision)
+            else:
+                decision = self._pop_step()
+            self._changed()
+            return decision
+        finally:
+            lock.release()
+
+    def _replay(self, decision: Any) -> None:
+        """Apply an undone decision again (checked by the rules)."""
+        if isinstance(decision, JointMove):
+            for p, m in zip(decision.players, decision.moves, strict=True):
+                self._check_submission(m, p)
+            self._push_joint(decision)
+        else:
+            self._check(decision)
+            self._push(decision)
 
     def redo(self) -> Any:
-        """Play again the last undone move and return it.
+        """Play again the last undone step and return its decision.
 
         Raises:
             IndexError: if there is nothing to redo.
         """
-        if not self._future:
-            raise IndexError("nothing to redo")
-        move = self._future[-1]
-        self._check(move)
-        self._push(move)
-        self._future.pop()
-        self._changed()
-        return move
+        lock = self._lock
+        lock.acquire()
+        try:
+            if not self._future or self._pending:
+                raise IndexError("nothing to redo")
+            decision = self._future[-1]
+            self._replay(decision)
+            self._future.pop()
+            self._changed()
+            return decision
+        finally:
+            lock.release()
 
     def goto(self, index: int) -> None:
-        """Go to the position after ``index`` moves of ``history + future``
-        (the history scrubber), notifying observers once.
+        """Go to the position after ``index`` steps of ``steps + future_steps``
+        (the history slider), notifying observers once. A hidden submission
+        is withdrawn when the position changes.
 
         Raises:
-            IndexError: if ``index`` is outside ``0..len(history)+len(future)``.
+            IndexError: if ``index`` is outside ``0..len(steps)+len(future_steps)``.
         """
-        total = len(self.history) + len(self._future)
-        if not isinstance(index, (int, np.integer)) or isinstance(index, bool) or not 0 <= index <= total:
-            raise IndexError(f"position {index!r} is outside 0..{total}")
-        with self.batch():
-            while len(self.history) > index:
-                self.undo()
-            while len(self.history) < index and self._future:
-                self.redo()
+        with self._lock:
+            total = len(self._step_records) + len(self._future)
+            if not isinstance(index, (int, np.integer)) or isinstance(index, bool) or not 0 <= index <= total:
+                raise IndexError(f"position {shorten(index)} is outside 0..{total}")
+            if index == len(self._step_records):
+                return
+            with self.batch():
+                while self._pending:
+                    self.undo()
+                while len(self._step_records) > index:
+                    self.undo()
+                while len(self._step_records) < index:
+                    self.redo()
 
     def reset(self) -> None:
-        """Start a new game with the same options (history and redo cleared)."""
-        while self._undo_records:
-            self._undo(self._undo_records.pop()[0])
-        self._history.clear()
-        self._future.clear()
-        self._changed()
+        """Start a new game with the same options (history, redo and hidden submissions cleared)."""
+        with self._lock:
+            while self._step_records:
+                self._undo(self._step_records.pop()[0])
+            self._history.clear()
+            self._future.clear()
+            self._pending = {}
+            self._hidden_players = frozenset()
+            self._changed()
 
     new_game = reset
+
+    def replace_with(self, other: Game) -> None:
+        """Become a copy of ``other`` (a game of the same class: a board from
+        an editor, a loaded file), keeping this object's observers; they are
+        notified once.
+
+        Raises:
+            TypeError: if ``other`` is of another class.
+        """
+        if type(other) is not type(self):
+            raise TypeError(f"cannot become a {type(other).__name__}: this is a {type(self).__name__}")
+        fresh = other.copy()
+        with self._lock:
+            keep = {k: self.__dict__[k] for k in _OWN if k in self.__dict__}
+            version = self._version
+            self.__dict__.clear()
+            self.__dict__.update(fresh.__dict__)
+            self.__dict__.update(keep)
+            self._version = version
+            self._changed()
 
     # ------------------------------------------------------------------
     # Observers
@@ -391,21 +914,23 @@ class Game(ABC):
 
     @contextmanager
     def batch(self) -> Iterator[None]:
-        """Group several changes so observers are called once, at the end."""
-        self._quiet += 1
-        try:
-            yield
-        finally:
-            self._quiet -= 1
-            if not self._quiet and self._dirty:
-                self._dirty = False
-                self._notify()
+        """Group several changes so observers are called once, at the end
+        (and hold the game's lock meanwhile: the changes are atomic)."""
+        with self._lock:
+            self._quiet += 1
+            try:
+                yield
+            finally:
+                self._quiet -= 1
+                if not self._quiet and self._dirty:
+                    self._dirty = False
+                    self._notify()
 
     def _changed(self) -> None:
         self._version += 1
         if self._quiet:
             self._dirty = True
-        else:
+        elif self._observers:
             self._notify()
 
     def _notify(self) -> None:
@@ -418,25 +943,30 @@ class Game(ABC):
                 warnings.warn(f"observer {obs.callback!r} failed: {exc!r}", RuntimeWarning, stacklevel=3)
 
     # ------------------------------------------------------------------
-    # Copies, equality, save/load
+    # Copies, views, equality, save/load
     # ------------------------------------------------------------------
     def copy(self: G) -> G:
-        """An independent deep copy (history included, observers not).
+        """An independent deep copy (history and hidden submissions included, observers not).
 
         Moves are immutable and undo records are never changed once made
         (see :meth:`_do`), so the copy shares them: copying a long game is cheap.
         """
         new = object.__new__(type(self))
         memo: dict[int, Any] = {}
-        for key, value in self.__dict__.items():
-            if key == "_observers":
-                new.__dict__[key] = {}
-            elif key in _SHARED:
-                new.__dict__[key] = list(value)
-            elif key in self._static:
-                new.__dict__[key] = value
-            else:
-                new.__dict__[key] = _copy.deepcopy(value, memo)
+        with self._lock:
+            for key, value in self.__dict__.items():
+                if key in _OWN:
+                    continue
+                if key in _SHARED:
+                    new.__dict__[key] = list(value)
+                elif key in self._static or key == "_pending" or key == "_hidden_players":
+                    new.__dict__[key] = value  # never changed in place (replaced on change)
+                else:
+                    new.__dict__[key] = _copy.deepcopy(value, memo)
+        new._observers = {}
+        new._lock = threading.RLock()
+        new._quiet = 0
+        new._dirty = False
         return new
 
     def __copy__(self: G) -> G:
@@ -445,14 +975,70 @@ class Game(ABC):
     def __deepcopy__(self: G, memo: dict[int, Any]) -> G:
         return self.copy()
 
+    def __getstate__(self) -> dict[str, Any]:
+        # for pickling (worker processes): no lock, no observers
+        with self._lock:
+            return {k: v for k, v in self.__dict__.items() if k not in _OWN}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._observers = {}
+        self._lock = threading.RLock()
+        self._quiet = 0
+        self._dirty = False
+
+    def view_for(self: G, player: int | None) -> G:
+        """A copy showing only what ``player`` may know (what an agent is
+        given): the others' hidden submissions at a simultaneous node are
+        replaced by :meth:`_hidden_move` placeholders, so the view knows
+        *that* they have chosen, not what; ``None`` hides every one. A game
+        with other hidden information overrides this."""
+        g = self.copy()
+        if g._pending:
+            hidden = {q for q in g._pending if q != player}
+            g._pending = {q: (g._hidden_move(q) if q in hidden else m) for q, m in g._pending.items()}
+            g._hidden_players = frozenset(hidden)
+        return g
+
+    def with_submission(self: G, move: Any, player: int) -> G:
+        """A copy of this view with ``player``'s hidden submission replaced by
+        ``move`` (a guess), e.g. for search over what the other player may have chosen.
+
+        Raises:
+            IllegalMoveError: if ``player`` has no hidden submission here, or
+                ``move`` is not one they could have submitted.
+        """
+        if player not in self._hidden_players:
+            raise IllegalMoveError(
+                f"{self.players[player]} has no hidden choice here", rule=self.secrecy_rule, move=move
+            )
+        g = self.copy()
+        pending = dict(g._pending)
+        del pending[player]
+        g._pending = pending
+        g._hidden_players = g._hidden_players - {player}
+        m = g.parse_move(move, player)
+        g._check_submission(m, player)
+        quiet = g._quiet
+        g._quiet = 1  # a copy has no observers; keep its version as the view's
+        try:
+            g._submit(m, player)
+        finally:
+            g._quiet = quiet
+            g._dirty = False
+        return g
+
     def __eq__(self, other: object) -> bool:
+        """Same class, options, history, redo list, board and player to act.
+        Hidden submissions are not compared: like a save file, equality is
+        about the public game."""
         if type(other) is not type(self):
             return NotImplemented
         assert isinstance(other, Game)
         return (
             self.options() == other.options()
             and [str(m) for m in self._history] == [str(m) for m in other._history]
-            and [str(m) for m in self._future] == [str(m) for m in other._future]
+            and [str(m) for m in self.future] == [str(m) for m in other.future]
             and np.array_equal(self.board, other.board)
             and self.current_player == other.current_player
         )
@@ -461,19 +1047,21 @@ class Game(ABC):
 
     def to_dict(self) -> dict[str, Any]:
         """The save file as a dict (see :meth:`to_json`)."""
-        return {
-            "format": FORMAT,
-            "game": self.game_id,
-            "version": self.save_version,
-            "options": self.options(),
-            "history": [str(m) for m in self.history],
-            "future": [str(m) for m in self.future],
-            "board": self.text_rows(),
-        }
+        with self._lock:
+            return {
+                "format": FORMAT,
+                "game": self.game_id,
+                "version": self.save_version,
+                "options": self.options(),
+                "history": [str(m) for m in self._history],
+                "future": [str(m) for m in self.future],
+                "board": self.text_rows(),
+            }
 
     def to_json(self, indent: int | None = 1) -> str:
         """A versioned save file: the options, the moves played and undone
-        (notation) and, for people and as a check, the board's text rows."""
+        (notation) and, for people and as a check, the board's text rows.
+        A submission still hidden is not saved (it would reveal it)."""
         return json.dumps(self.to_dict(), indent=indent)
 
     @classmethod
@@ -492,59 +1080,86 @@ class Game(ABC):
         if isinstance(text, dict):
             data: Any = text
         else:
+            if isinstance(text, (bytes, bytearray)):
+                try:
+                    text = bytes(text).decode("utf-8")
+                except UnicodeDecodeError:
+                    raise ValueError("not a gridwidgets save file: not UTF-8 text") from None
+            if not isinstance(text, str):
+                raise ValueError(f"not a gridwidgets save file: expected text, got {type(text).__name__}")
+            _check_depth(text)
             try:
                 data = json.loads(text)
-            except (TypeError, json.JSONDecodeError) as exc:
-                raise ValueError(f"not a gridwidgets save file: not valid JSON ({exc})") from None
+            except (json.JSONDecodeError, RecursionError) as exc:
+                raise ValueError(f"not a gridwidgets save file: not valid JSON ({shorten(str(exc), 80)})") from None
         if not isinstance(data, dict):
             raise ValueError("not a gridwidgets save file: the top level must be a JSON object")
         if data.get("format") != FORMAT:
-            raise ValueError(f"not a gridwidgets save file: 'format' must be {FORMAT!r}, got {data.get('format')!r}")
+            raise ValueError(
+                f"not a gridwidgets save file: 'format' must be {FORMAT!r}, got {shorten(data.get('format'))}"
+            )
         game_id = data.get("game")
         target: type[Game] = cls
         if not cls.game_id:
-            if game_id not in Game._registry:
-                raise ValueError(f"unknown game {game_id!r}; known: {sorted(Game._registry)}")
-            target = Game._registry[game_id]
+            from .registry import lookup_id
+
+            found = lookup_id(game_id) if isinstance(game_id, str) else None
+            if found is None:
+                raise ValueError(f"unknown game {shorten(game_id)}; known: {sorted(Game._by_id)}")
+            target = found
         elif game_id != cls.game_id:
-            raise ValueError(f"this file holds a {game_id!r} game, not {cls.game_id!r}")
+            raise ValueError(f"this file holds a {shorten(game_id)} game, not {cls.game_id!r}")
         version = data.get("version")
         if version != target.save_version:
             raise ValueError(
-                f"unsupported save version {version!r} (this gridwidgets reads version {target.save_version})"
+                f"unsupported save version {shorten(version)} (this gridwidgets reads version {target.save_version})"
             )
         options = data.get("options", {})
-        if not isinstance(options, dict):
+        if not isinstance(options, dict) or not all(isinstance(k, str) for k in options):
             raise ValueError("'options' must be a JSON object")
         try:
             game = target(**options)
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"bad options {options!r}: {exc}") from None
+        except (TypeError, ValueError, IllegalMoveError) as exc:
+            raise ValueError(f"bad options {shorten(options, 80)}: {shorten(str(exc), 200)}") from None
         lists = {}
         for key in ("history", "future"):
             moves = data.get(key, [])
             if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
                 raise ValueError(f"{key!r} must be a list of move strings")
             lists[key] = moves
+        history, future = lists["history"], lists["future"]
+        bound = game.max_game_length()
+        if bound is not None and len(history) + len(future) > bound:
+            raise ValueError(
+                f"the file holds {len(history) + len(future):,} moves, more than a game of these options can "
+                f"last ({bound:,})"
+            )
         game._quiet += 1  # no observers can exist yet; skip notifications
         try:
-            history, future = lists["history"], lists["future"]
-            i = 0
+            i = pos = 0  # i: entries of the file fed to play(); pos: entries the game has recorded
             while i < len(history):
-                before = len(game._history)
-                game._replay(history[i], i + 1)
-                # moves the rules made by themselves (skips) stand in the file too
-                made = [str(m) for m in game._history[before:]]
-                if made != history[i : i + len(made)]:
-                    raise ValueError(
-                        f"moves {i + 1}.. of the history are {history[i : i + len(made)]!r}, "
-                        f"but the rules give {made!r}"
-                    )
-                i += len(made)
+                game._load_move(history[i], i + 1)
+                i += 1
+                if len(game._history) > pos:
+                    # the step is recorded: the submissions of a joint action, then the
+                    # moves the rules made by themselves (skips), which stand in the file too
+                    made = [str(m) for m in game._history[pos:]]
+                    if made != history[pos : pos + len(made)]:
+                        raise ValueError(
+                            f"moves {pos + 1}.. of the history are {shorten(history[pos : pos + len(made)], 120)}, "
+                            f"but the rules give {shorten(made, 120)}"
+                        )
+                    pos = len(game._history)
+                    i = max(i, pos)
+            if game._pending:
+                raise ValueError("the history ends inside a joint action: a submission is missing")
+            steps_before = len(game._step_records)
             for j, text_move in enumerate(future):
-                game._replay(text_move, len(history) + j + 1)
-            for _ in future:
-                game.undo()
+                game._load_move(text_move, len(history) + j + 1)
+            if game._pending:
+                raise ValueError("the future ends inside a joint action: a submission is missing")
+            for _ in range(len(game._step_records) - steps_before):
+                game._pop_step()
         finally:
             game._quiet -= 1
             game._dirty = False
@@ -553,28 +1168,40 @@ class Game(ABC):
             raise ValueError("the saved 'board' does not match the position reached by the moves")
         return game  # type: ignore[return-value]
 
-    def _replay(self, text: str, number: int) -> None:
+    def _load_move(self, text: str, number: int) -> None:
         try:
             self.play(text)
         except IllegalMoveError as exc:
-            raise ValueError(f"move {number} ({text!r}) cannot be played: {exc}") from None
+            raise ValueError(f"move {number} ({shorten(text)}) cannot be played: {exc}") from None
 
+    # ------------------------------------------------------------------
+    # Simulation
+    # ------------------------------------------------------------------
     def _rollout(self, rng: Any) -> None:
         """Play uniformly random legal moves (``rng.randrange``) to the end;
         games may override with a faster path (used by ``simulate``)."""
         while not self.is_over:
-            moves = self.legal_moves()
+            if self._has_joint and self._simultaneous():
+                for p in self.players_to_move:
+                    moves = self.legal_moves(p)
+                    self.play(moves[rng.randrange(len(moves))], player=p)
+                continue
+            moves = self.search_moves()
             self.play(moves[rng.randrange(len(moves))])
 
     @classmethod
-    def _sim_new(cls: type[G], options: dict[str, Any], seed: int) -> G:
-        """The game ``simulate`` plays with ``seed`` (games with a random setup use the seed)."""
+    def new_for_seed(cls: type[G], options: dict[str, Any], seed: int) -> G:
+        """The game ``simulate`` and ``tournament`` play with ``seed``: a game
+        whose setup is drawn by chance (:attr:`GameType.chance`) draws it
+        from the seed unless the options fix it (a ``seed`` option given)."""
+        if cls.game_type.chance is Chance.SEEDED_SETUP and "seed" not in options:
+            return cls(seed=seed, **options)  # type: ignore[call-arg]
         return cls(**options)
 
-    def _sim_row(self) -> dict[str, Any]:
+    def result_row(self) -> dict[str, Any]:
         """One finished game as a row of ``simulate``'s columns: ``length``
         (moves played), ``winners``, ``winner`` (-1 for a draw or a shared
-        win), ``shared``, and ``score_<player>`` per player."""
+        win), ``shared``, and ``score_<player>`` per player. Games add columns."""
         w = self.winners
         row: dict[str, Any] = {
             "length": len(self._history),
@@ -582,9 +1209,43 @@ class Game(ABC):
             "winner": w[0] if len(w) == 1 else -1,
             "shared": len(w) > 1,
         }
+        scores = self.scores
         for p, name in enumerate(self.players):
-            row[f"score_{name}"] = self.scores[p]
+            row[f"score_{name}"] = scores[p]
         return row
+
+    @classmethod
+    def simulate(
+        cls,
+        n_games: int,
+        seed: int | None = None,
+        n_jobs: int = 1,
+        progress: bool = True,
+        **options: Any,
+    ) -> pd.DataFrame:
+        """Play ``n_games`` uniformly random games and return one row per game.
+
+        Args:
+            n_games: how many games.
+            seed: seeds the games (each gets its own stream from
+                ``numpy.random.SeedSequence(seed).spawn``): the results do
+                not depend on ``n_jobs``.
+            n_jobs: processes for joblib (``-1``: every core).
+            progress: show a tqdm progress bar.
+            **options: constructor options.
+
+        Returns:
+            A ``pandas.DataFrame`` with ``n_games`` rows: ``game``
+            (0..n-1) and the columns of :meth:`result_row` (``length``,
+            ``winners``, ``winner``, ``shared``, ``score_<player>``, and
+            the game's own).
+
+        Raises:
+            ValueError: for a bad ``n_games`` or bad options.
+        """
+        from ..sim import simulate
+
+        return simulate(cls, n_games, seed=seed, n_jobs=n_jobs, progress=progress, **options)
 
     # ------------------------------------------------------------------
     # Displays
@@ -635,12 +1296,6 @@ class Game(ABC):
     def _repr_svg_(self) -> str:
         return self.to_svg()
 
-    def view_for(self, player: int | None) -> Game:
-        """A copy showing only what ``player`` may know (what an agent is
-        given): here the whole game; games with hidden information (Block
-        Four's bids) leave out what ``player`` must not see."""
-        return self.copy()
-
     def widget(self, **options: Any) -> Any:
         """The interactive board for this very game object (an anywidget).
 
@@ -656,6 +1311,29 @@ class Game(ABC):
 
     def row_labels(self) -> list[str]:
         return [str(r + 1) for r in range(self.rows)]
+
+
+def _check_depth(text: str, limit: int = MAX_JSON_DEPTH) -> None:
+    """Refuse JSON nested deeper than ``limit`` before parsing it (linear time)."""
+    depth = 0
+    in_string = False
+    escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > limit:
+                raise ValueError(f"not a gridwidgets save file: nested more than {limit} deep")
+        elif ch in "]}":
+            depth -= 1
 
 
 def moves_to_str(moves: Sequence[Any]) -> list[str]:

@@ -12,7 +12,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .errors import IllegalMoveError
+import numpy as np
+
+from .errors import IllegalMoveError, InvalidMoveError, shorten
 
 __all__ = [
     "Cell",
@@ -25,8 +27,11 @@ __all__ = [
 
 Cell = tuple[int, int]
 
-_SHEET = re.compile(r"^\s*([A-Za-z]{1,3})\s*(\d{1,4})\s*$")
-_ROWCOL = re.compile(r"^\s*\(?\s*(\d{1,4})\s*(?:,\s*|\s+)(\d{1,4})\s*\)?\s*$")
+#: the longest text a cell can be written in (``"(26, 26)"`` with some spaces);
+#: longer input is refused before any pattern looks at it (bounded time)
+MAX_CELL_TEXT = 24
+_SHEET = re.compile(r"([A-Za-z]{1,3}) ?(\d{1,4})")
+_ROWCOL = re.compile(r"\(? ?(\d{1,4}) ?(?:, ?| )(\d{1,4}) ?\)?")
 
 
 def col_label(col: int) -> str:
@@ -70,18 +75,22 @@ def parse_cell(value: Any, rows: int, cols: int) -> Cell:
         The 0-based ``(row, col)`` tuple.
 
     Raises:
-        IllegalMoveError: (rule ``C-2``) if the value cannot be read or lies
-            off the board.
+        InvalidMoveError: (rule ``C-2``) if the value cannot be read; text
+            longer than :data:`MAX_CELL_TEXT` is refused at once.
+        IllegalMoveError: (rule ``C-1``) if it lies off the board.
     """
     if isinstance(value, str):
-        m = _SHEET.match(value)
+        text = value.strip() if len(value) <= 4 * MAX_CELL_TEXT else value
+        # runs of spaces count as one (linear time; the patterns then never backtrack far)
+        text = " ".join(text.split()) if len(text) <= MAX_CELL_TEXT else text
+        m = _SHEET.fullmatch(text) if len(text) <= MAX_CELL_TEXT else None
         if m:
             row, col = int(m.group(2)) - 1, col_index(m.group(1))
         else:
-            m = _ROWCOL.match(value)
+            m = _ROWCOL.fullmatch(text) if len(text) <= MAX_CELL_TEXT else None
             if not m:
-                raise IllegalMoveError(
-                    f"cannot read {value!r} as a cell: write it like 'B2' or '2 2'",
+                raise InvalidMoveError(
+                    f"cannot read {shorten(value)} as a cell: write it like 'B2' or '2 2'",
                     rule="C-2",
                     move=value,
                 )
@@ -93,13 +102,13 @@ def parse_cell(value: Any, rows: int, cols: int) -> Cell:
     ):
         row, col = int(value[0]), int(value[1])
     else:
-        raise IllegalMoveError(
-            f"cannot read {value!r} as a cell: give 'B2', '2 2' or a (row, col) tuple",
+        raise InvalidMoveError(
+            f"cannot read {shorten(value)} as a cell: give 'B2', '2 2' or a (row, col) tuple",
             rule="C-2",
             move=value,
         )
     if not (0 <= row < rows and 0 <= col < cols):
-        where = cell_name((row, col)) if row >= 0 and col >= 0 else repr(value)
+        where = cell_name((row, col)) if 0 <= row < 10_000 and 0 <= col < 10_000 else shorten(value)
         raise IllegalMoveError(
             f"{where} is off the {rows}x{cols} board",
             rule="C-1",
@@ -109,9 +118,7 @@ def parse_cell(value: Any, rows: int, cols: int) -> Cell:
 
 
 def _is_int(v: Any) -> bool:
-    import numpy as np
-
-    return isinstance(v, (int, np.integer)) and not isinstance(v, bool)
+    return type(v) is int or (isinstance(v, (int, np.integer)) and not isinstance(v, bool))
 
 
 def neighbours4(cell: Cell, rows: int, cols: int) -> list[Cell]:

@@ -1,12 +1,16 @@
-"""Block Four: blind bidding and tetrominoes (RULES BF-1..BF-13).
+"""Block Four: blind bidding and tetrominoes (rules BF-1..BF-13).
 
-Source: ``seeds/block-four.md``; exact rules in ``RULES.md``.
+The rules, with every decision of ours marked, are on the documentation's
+page *Rules: Block Four* (``docs/rules/blockfour.md``); the ids (``BF-6``)
+are cited below.
 
-A turn has two phases. In the bid phase both players secretly choose two
-cards from their hand (BF-5): a submitted bid stays hidden, out of
+A turn has two phases. The bid phase is a simultaneous node of the game
+protocol (:mod:`gridwidgets.core.game`): both players secretly choose two
+cards from their hand (BF-5); a submitted bid stays hidden, out of
 ``history``, ``to_json()``, the displays and the widget, until both are in.
-Then the bids are revealed and the placements they earn are made (BF-6,
-BF-7), each followed by the gap fill (BF-8) and the control check (BF-9).
+Then the joint action (X's bid, O's bid) is revealed and recorded as one
+step, and the placements it earns are made (BF-6, BF-7), each followed by
+the gap fill (BF-8) and the control check (BF-9).
 """
 
 from __future__ import annotations
@@ -17,12 +21,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
-from ..core.errors import IllegalMoveError
+from ..core.errors import IllegalMoveError, InvalidMoveError, shorten
 from ..core.game import Game
+from ..core.gametype import Chance, Dynamics, GameType, Information, MoveKind
 from ..core.notation import Cell, cell_name, parse_cell
 
 __all__ = ["HIDDEN", "SHAPES", "Bid", "BlockFour", "Placement", "orientations", "placement_order"]
@@ -159,7 +164,9 @@ _NEIGHBOURS4 = tuple(
     for c in range(SIZE)
 )
 
-_PLACE = re.compile(r"^\s*([ILOTZilotz])\s*:\s*(.*?)\s*$")
+_PLACE = re.compile(r"([ILOTZilotz]) ?: ?(.*)")
+#: the longest move text read: a placement with generous spacing (longer input is refused at once)
+_MAX_TEXT = 64
 
 
 class BlockFour(Game):
@@ -180,11 +187,26 @@ class BlockFour(Game):
     (BF-9).
     """
 
-    game_id = "blockfour"
+    game_type = GameType(
+        short_name="blockfour",
+        long_name="Block Four",
+        dynamics=Dynamics.SIMULTANEOUS,
+        information=Information.IMPERFECT,
+        chance=Chance.SEEDED_SETUP,
+        move_kinds=(MoveKind.CHOICE, MoveKind.CELLS),
+        rules="rules/blockfour.md",
+    )
     players = ("X", "O")
     end_rule = "BF-9"
     turn_rule = "BF-6"
+    final_rule = "BF-13"
+    secrecy_rule = "BF-5"
     rows = cols = SIZE
+    presets: ClassVar[dict[str, tuple[str, dict[str, Any]]]] = {"9x9": ("9×9, nine fields (the book)", {})}
+    how_to_play = (
+        "Each turn both players bid two cards in secret, then place the shapes (R rotates, F mirrors). "
+        "Five spaces of a field control it; five fields win (BF-9)."
+    )
 
     def __init__(self, seed: int | None = None, x_table: Sequence[str] | None = None) -> None:
         if x_table is None:
@@ -199,7 +221,6 @@ class BlockFour(Game):
         self._board = [EMPTY] * (SIZE * SIZE)
         self._hands: list[list[str]] = [[s for s in SHAPES if s not in self.x_table], list(SHAPES)]
         self._tables: list[list[str]] = [list(self.x_table), []]
-        self._bids: list[Bid | None] = [None, None]
         self._revealed: tuple[Bid, Bid] | None = None
         self._queue: list[tuple[int, str]] = []
         self._done: list[str] = []  # status of each placement of the turn: "done" / "skipped"
@@ -229,18 +250,18 @@ class BlockFour(Game):
             IllegalMoveError: (``BF-12``) if it cannot be read.
         """
         if isinstance(value, (Bid, Placement)):
-            return value
+            return self._valid_object(value)
         if player is None:
             player = self.current_player if self.current_player is not None else 0
-        if not isinstance(value, str):
-            raise IllegalMoveError(
-                f"cannot read {value!r} as a Block Four move: write a bid like 'IT' or a placement "
+        if not isinstance(value, str) or len(value) > _MAX_TEXT:
+            raise InvalidMoveError(
+                f"cannot read {shorten(value)} as a Block Four move: write a bid like 'IT' or a placement "
                 "like 'T:B2,C2,D2,C3'",
                 rule="BF-12",
                 move=value,
             )
-        text = value.strip().upper()
-        m = _PLACE.match(text)
+        text = " ".join(value.split()).upper()
+        m = _PLACE.fullmatch(text)
         if m:
             shape, rest = m.group(1).upper(), m.group(2)
             if rest == "-":
@@ -249,103 +270,76 @@ class BlockFour(Game):
             # or, without commas, separated by spaces ("B2 C2 D2 C3")
             parts = [p for p in re.split(r"\s*,\s*" if "," in rest else r"\s+", rest) if p]
             if len(parts) != 4:
-                raise IllegalMoveError(
-                    f"a placement names four spaces, {value!r} names {len(parts)}", rule="BF-12", move=value
+                raise InvalidMoveError(
+                    f"a placement names four spaces, {shorten(value)} names {len(parts)}", rule="BF-12", move=value
                 )
             cells = tuple(sorted(parse_cell(p, SIZE, SIZE) for p in parts))
             return Placement(player, shape, cells)
         if len(text) == 2 and set(text) <= set(SHAPES):
             if text[0] == text[1]:
-                raise IllegalMoveError(f"a bid is two different cards, not {value!r}", rule="BF-5", move=value)
+                raise IllegalMoveError(f"a bid is two different cards, not {shorten(value)}", rule="BF-5", move=value)
             cards = tuple(sorted(text, key=NUMBERS.__getitem__))
             return Bid(player, (cards[0], cards[1]))
-        raise IllegalMoveError(
-            f"cannot read {value!r}: a bid is two cards like 'IT', a placement like 'T:B2,C2,D2,C3'",
+        raise InvalidMoveError(
+            f"cannot read {shorten(value)}: a bid is two cards like 'IT', a placement like 'T:B2,C2,D2,C3'",
             rule="BF-12",
             move=value,
         )
 
+    def _valid_object(self, move: Bid | Placement) -> Bid | Placement:
+        """A move object made by hand is checked like text would be (BF-2, BF-12, C-1)."""
+        if type(move.player) is not int or move.player not in (0, 1):
+            raise IllegalMoveError(f"{shorten(move.player)} is not a player (0 is X, 1 is O)", rule="C-3", move=move)
+        if isinstance(move, Bid):
+            cards = move.cards
+            if (not isinstance(cards, tuple) or len(cards) != 2 or not all(c in NUMBERS for c in cards)
+                    or cards[0] == cards[1]):
+                raise IllegalMoveError("a bid is two different cards of I, L, O, T, Z", rule="BF-5", move=move)
+            return move if NUMBERS[cards[0]] < NUMBERS[cards[1]] else Bid(move.player, (cards[1], cards[0]))
+        if move.shape not in NUMBERS:
+            raise IllegalMoveError("a placement is of a card's shape, I, L, O, T or Z", rule="BF-2", move=move)
+        if move.cells is None:
+            return move
+        cells = move.cells
+        if (not isinstance(cells, tuple) or len(cells) != 4
+                or not all(isinstance(c, tuple) and len(c) == 2 and type(c[0]) is int and type(c[1]) is int
+                           and 0 <= c[0] < SIZE and 0 <= c[1] < SIZE for c in cells)):
+            raise IllegalMoveError("a placement names four spaces of the 9x9 board", rule="C-1", move=move)
+        ordered = tuple(sorted(cells))
+        return move if ordered == cells else Placement(move.player, move.shape, ordered)
+
     # ------------------------------------------------------------------
-    # Playing
+    # Playing: the bid phase is a simultaneous node (game protocol)
     # ------------------------------------------------------------------
-    def play(self, move: Any, player: int | None = None) -> Bid | Placement:
-        """Submit a bid or make a placement (BF-5..BF-7).
+    def _simultaneous(self) -> tuple[int, ...]:
+        """Both players bid at once in the bid phase (BF-5)."""
+        return (0, 1) if self._phase == "bid" else ()
 
-        In the bid phase either player may bid, in any order (``player``
-        says who; default: the lowest-numbered player who has not bid, BF-13);
-        the bid stays hidden until both are in, then the turn resolves. In
-        the placement phase only the placing player moves.
+    def _hidden_move(self, player: int) -> Bid:
+        """A view shows another player's hidden bid as ``Bid(player, HIDDEN)`` (BF-5)."""
+        return Bid(player, HIDDEN)
 
-        Returns:
-            The move object.
+    def _end_rule(self) -> str:
+        return "BF-11" if self._stall >= STALL_TURNS else self.end_rule
 
-        Raises:
-            IllegalMoveError: naming the broken rule; the state is unchanged.
-        """
-        if self._phase == "over":
-            rule = "BF-11" if self._stall >= STALL_TURNS else self.end_rule
-            raise IllegalMoveError(f"the game is over ({self.status()})", rule=rule, move=move)
-        if player is not None and player not in (0, 1):
-            raise IllegalMoveError(f"{player!r} is not a player (0 is X, 1 is O)", rule="C-3", move=move)
-        if self._phase == "bid":
-            who = player if player is not None else self.current_player
-            m = self.parse_move(move, who)
-            if isinstance(m, Placement):
-                raise IllegalMoveError(
-                    "it is the bid phase: both players choose two cards before anything is placed",
-                    rule="BF-5",
-                    move=move,
-                )
-            if player is not None and m.player != player:
-                raise IllegalMoveError(f"that bid belongs to {self.players[m.player]}", rule="BF-5", move=move)
-            self._check(m)
-            other = self._bids[1 - m.player]
-            if other is not None and m.player == 0:
-                # O bid first: keep the history in player order (X's bid, then O's)
-                self._drop_pending()
-                self._push(m)
-                self._push(other)
-            else:
-                self._push(m)
-        else:
-            m = self.parse_move(move, player if player is not None else self.current_player)
-            if player is not None and player != self.current_player:
-                raise IllegalMoveError(
-                    f"it is {self.players[self.current_player]}'s placement, not {self.players[player]}'s",  # type: ignore[index]
-                    rule="BF-6",
-                    move=move,
-                )
-            self._check(m)
-            self._push(m)
-        self._future.clear()
-        self._changed()
-        return m
+    def _check_submission(self, move: Bid | Placement, player: int) -> None:
+        """A bid of ``player``'s, from their hand (BF-5); a placement now is refused (BF-5)."""
+        if isinstance(move, Placement):
+            raise IllegalMoveError(
+                "it is the bid phase: both players choose two cards before anything is placed",
+                rule="BF-5",
+                move=move,
+            )
+        if move.player != player:
+            raise IllegalMoveError(f"that bid belongs to {self.players[move.player]}", rule="BF-5", move=move)
+        self._check(move)
 
-    def _has_hidden_bid(self) -> bool:
-        """True if the last move of the internal history is a bid still hidden."""
-        return any(b is not None for b in self._bids) and self._phase == "bid"
-
-    def _drop_pending(self) -> Bid:
-        """Take back the hidden bid (the last internal move), not kept for redo."""
-        record, n_auto = self._undo_records.pop()
-        self._undo(record)
-        move = self._history.pop()
-        assert isinstance(move, Bid) and n_auto == 0
-        return move
-
-    def undo(self) -> Any:
-        """Step back. A hidden bid (one player has bid, the other not yet) is
-        withdrawn and forgotten, not kept for redo, and ``None`` is returned so
-        that nothing of it is shown.
-
-        Raises:
-            IndexError: if nothing has been played.
-        """
-        if self._has_hidden_bid():
-            self._drop_pending()
-            self._changed()
-            return None
-        return super().undo()
+    def _apply_joint(self, moves: tuple[Any, ...]) -> None:
+        """Both bids are in: reveal them and resolve the turn (BF-6, BF-10)."""
+        x, o = moves
+        self._gaps = []
+        self._skipped = []
+        self._resolve(x, o)
 
     def _check(self, move: Bid | Placement) -> None:
         p = move.player
@@ -353,15 +347,6 @@ class BlockFour(Game):
             if self._phase != "bid":
                 raise IllegalMoveError(
                     "it is the placement phase: bids come at the start of the next turn", rule="BF-6", move=move
-                )
-            if self._bids[p] is not None:
-                raise IllegalMoveError(f"{self.players[p]} has already bid: a bid is final", rule="BF-13", move=move)
-            other = self._bids[1 - p]
-            if other is not None and other.cards == HIDDEN:
-                raise IllegalMoveError(
-                    f"{self.players[1 - p]}'s bid is hidden in this view: guess it with with_bid() first",
-                    rule="BF-5",
-                    move=move,
                 )
             missing = [c for c in move.cards if c not in self._hands[p]]
             if missing:
@@ -431,7 +416,7 @@ class BlockFour(Game):
         if player is None or self._phase == "over":
             return []
         if self._phase == "bid":
-            if self._bids[player] is not None:
+            if player in self._pending or player not in (0, 1):
                 return []
             hand = self._hands[player]
             return [Bid(player, (a, b)) for a, b in combinations(hand, 2)]
@@ -444,23 +429,15 @@ class BlockFour(Game):
     # ------------------------------------------------------------------
     # Applying moves
     # ------------------------------------------------------------------
-    def _apply(self, move: Bid | Placement) -> None:
+    def _apply(self, move: Placement) -> None:
         self._gaps = []
         self._skipped = []
-        if isinstance(move, Bid):
-            self._bids[move.player] = move
-            self._events = [f"{self.players[move.player]} has bid"]
-            if all(b is not None for b in self._bids):
-                self._resolve()
-            return
         self._events = []
         self._place(move)
         self._advance()
 
-    def _resolve(self) -> None:
+    def _resolve(self, x: Bid, o: Bid) -> None:
         """Both bids are in: reveal, move the cards (BF-10), list the placements (BF-6)."""
-        x, o = self._bids
-        assert x is not None and o is not None
         self._revealed = (x, o)
         for b in (x, o):
             for card in b.cards:
@@ -546,7 +523,6 @@ class BlockFour(Game):
                 self._tables[p] = []
         self._stall = 0 if self._filled_this_turn else self._stall + 1
         self._filled_this_turn = False
-        self._bids = [None, None]
         if self._stall >= STALL_TURNS:
             self._phase = "over"
             f, s = self.fields_controlled(), self.spaces()
@@ -569,18 +545,17 @@ class BlockFour(Game):
     # ------------------------------------------------------------------
     def _snapshot(self) -> tuple[Any, ...]:
         return (
-            self._board[:], [h[:] for h in self._hands], [t[:] for t in self._tables], self._bids[:],
+            self._board[:], [h[:] for h in self._hands], [t[:] for t in self._tables],
             self._revealed, self._queue[:], self._done[:], self._phase, self._turn, self._stall,
             self._filled_this_turn, self._winners, self._events[:], self._gaps[:], self._skipped[:],
         )
 
     def _restore(self, snapshot: tuple[Any, ...]) -> None:
-        (board, hands, tables, bids, self._revealed, queue, done, self._phase, self._turn, self._stall,
+        (board, hands, tables, self._revealed, queue, done, self._phase, self._turn, self._stall,
          self._filled_this_turn, self._winners, events, gaps, skipped) = snapshot
         self._board = board[:]
         self._hands = [h[:] for h in hands]
         self._tables = [t[:] for t in tables]
-        self._bids = bids[:]
         self._queue, self._done = queue[:], done[:]
         self._events, self._gaps, self._skipped = events[:], gaps[:], skipped[:]
 
@@ -602,7 +577,7 @@ class BlockFour(Game):
         """Bid phase: the lowest-numbered player who has not bid (BF-13);
         placement phase: the placing player (BF-6); ``None`` when over."""
         if self._phase == "bid":
-            return 0 if self._bids[0] is None else 1
+            return 1 if 0 in self._pending else 0
         if self._phase == "place":
             return self._queue[0][0]
         return None
@@ -610,15 +585,7 @@ class BlockFour(Game):
     @property
     def pending_bids(self) -> tuple[bool, bool]:
         """Per player: has bid this turn. Never what (BF-5)."""
-        return (self._bids[0] is not None, self._bids[1] is not None)
-
-    @property
-    def history(self) -> list[Any]:
-        """The moves played, oldest first; a bid is shown only once both bids
-        of its turn are in (BF-5), so a lone hidden bid is left out."""
-        if self._has_hidden_bid():
-            return list(self._history[:-1])
-        return list(self._history)
+        return (0 in self._pending, 1 in self._pending)
 
     @property
     def hands(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -762,7 +729,7 @@ class BlockFour(Game):
             w = self._winners[0]
             return f"{self.players[w]} wins with {f[w]} field{'s' if f[w] != 1 else ''}."
         if self._phase == "bid":
-            done = [self.players[p] for p in (0, 1) if self._bids[p] is not None]
+            done = [self.players[p] for p in (0, 1) if p in self._pending]
             p = self.current_player
             assert p is not None
             has = f" ({done[0]} has bid)" if done else ""
@@ -770,70 +737,62 @@ class BlockFour(Game):
         who, shape = self._queue[0]
         return f"Turn {self._turn}: {self.players[who]} to place {shape}."
 
-    def view_for(self, player: int | None) -> BlockFour:
-        """A copy holding what ``player`` may know (BF-5): the other player's
-        hidden bid is replaced by :data:`HIDDEN` cards (``"??"``), so the view
-        knows *that* they have bid, not what. Playing a bid on a view whose
-        other bid is hidden raises :class:`IllegalMoveError` (choose a bid
-        for the other player first, e.g. by sampling, and use
-        :meth:`with_bid`)."""
-        g = self.copy()
-        other = None if player is None else 1 - player
-        if g._phase == "bid" and other is not None and g._bids[other] is not None:
-            hidden = Bid(other, HIDDEN)
-            g._bids[other] = hidden
-            g._history[-1] = hidden
-        return g
-
     def with_bid(self, bid: Any, player: int) -> BlockFour:
-        """A copy of this view with ``player``'s hidden bid replaced by ``bid``
-        (a guess), e.g. for search over what the other player may have bid.
+        """A copy of this view with ``player``'s hidden bid (``HIDDEN``, from
+        :meth:`view_for`) replaced by ``bid`` (a guess), e.g. for search over
+        what the other player may have bid (:meth:`Game.with_submission`).
 
         Raises:
             IllegalMoveError: if ``player`` has no hidden bid here, or ``bid``
                 is not a bid from their hand (BF-5).
         """
-        if self._bids[player] is None or self._bids[player].cards != HIDDEN:  # type: ignore[union-attr]
-            raise IllegalMoveError(f"{self.players[player]} has no hidden bid here", rule="BF-5", move=bid)
-        g = self.copy()
-        g._drop_pending()
-        m = g.parse_move(bid, player)
-        if not isinstance(m, Bid) or m.player != player:
-            raise IllegalMoveError(f"{bid!r} is not a bid of {self.players[player]}", rule="BF-5", move=bid)
-        g._check(m)
-        g._push(m)
-        return g
+        return self.with_submission(bid, player)
 
     @classmethod
-    def _sim_new(cls, options: dict[str, Any], seed: int) -> BlockFour:
+    def new_for_seed(cls, options: dict[str, Any], seed: int) -> BlockFour:
         """A game for one simulated game: the setup is drawn with the game's
         own seed unless the options fix it (BF-4)."""
         if "seed" not in options and "x_table" not in options:
             return cls(seed=seed, **options)
         return cls(**options)
 
-    def _sim_row(self) -> dict[str, Any]:
-        row = super()._sim_row()
+    def max_game_length(self) -> int:
+        """A turn holds two bids and at most four placements (BF-6); a turn
+        that fills nothing counts toward the stall (BF-11), and a turn that
+        fills fills at least four spaces, so at most ``(81 // 4 + 1) *
+        10`` turns: 1,260 moves, a safe bound."""
+        return (SIZE * SIZE // 4 + 1) * STALL_TURNS * 6
+
+    def evaluate(self, player: int) -> float:
+        """Field control (BF-9), then spaces, ours: ``100 * (fields -
+        opponent's fields) + (spaces - opponent's spaces)`` (the gap fill,
+        BF-8, counts too)."""
+        f = self.fields_controlled()
+        s = self.spaces()
+        return 100.0 * (f[player] - f[1 - player]) + (s[player] - s[1 - player])
+
+    def position_key(self, symmetry: Any = None) -> Any:
+        """The board, hands, tables, what is left to place, the phase, the
+        stall count and who has bid (never what): the rest of the game
+        depends on nothing else."""
+        return (tuple(self._board), tuple(map(tuple, self._hands)), tuple(map(tuple, self._tables)),
+                tuple(self._queue), self._phase, self._stall, tuple(sorted(self._pending)), self._winners)
+
+    def result_row(self) -> dict[str, Any]:
+        """``simulate``'s row, plus ``turns``, ``stalled`` (ended by BF-11)
+        and ``spaces_<name>`` per player."""
+        row = super().result_row()
         row["turns"] = self._turn
         row["stalled"] = self._stall >= STALL_TURNS
         for p, name in enumerate(self.players):
             row[f"spaces_{name}"] = self.spaces()[p]
         return row
 
-    @classmethod
-    def simulate(
-        cls, n_games: int, seed: int | None = None, n_jobs: int = 1, progress: bool = True, **options: Any
-    ) -> dict[str, list[Any]]:
-        """Play ``n_games`` uniformly random games (see ``GridMaster4.simulate``)."""
-        from ..sim import simulate
-
-        return simulate(cls, n_games, seed=seed, n_jobs=n_jobs, progress=progress, **options)
-
     def to_svg(self, size: int = 320, show_forbidden: bool = False) -> str:
         """A static SVG: the marks and the nine fields, shaded by controller (BF-1, BF-9)."""
         from ..core.draw import svg_board
 
-        last = self._history[-1] if self._history and not self._has_hidden_bid() else None
+        last = self._history[-1] if self._history else None
         cells = getattr(last, "cells", None) or ()
         pieces = {divmod(i, SIZE): (self.players[q], q) for i, q in enumerate(self._board) if q != EMPTY}
         return svg_board(

@@ -1,6 +1,8 @@
-"""GridBloc, the basic game: a runner against a blocker (RULES GB-1..GB-10).
+"""GridBloc, the basic game: a runner against a blocker (rules GB-1..GB-10).
 
-Source: ``seeds/gridbloc.txt``; exact rules in ``RULES.md``.
+The rules, with every decision of ours marked, are on the documentation's
+page *Rules: GridBloc* (``docs/rules/gridbloc.md``); the ids (``GB-3``) are
+cited below.
 
 Tiles are cells (C-1, C-2). A wall lies on the edge between two
 orthogonally adjacent tiles and is written with the two tiles, top or left
@@ -18,12 +20,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
-from ..core.errors import IllegalMoveError
+from ..core.errors import IllegalMoveError, InvalidMoveError, shorten
 from ..core.game import CellMove, Game
+from ..core.gametype import GameType, MoveKind
 from ..core.notation import Cell, cell_name, parse_cell
 
 __all__ = ["Done", "GridBloc", "StartMove", "Wall", "load_preset"]
@@ -38,6 +41,11 @@ class Wall:
 
     a: Cell
     b: Cell
+
+    @property
+    def edge(self) -> tuple[Cell, Cell]:
+        """The two tiles the wall separates (the edge of the game protocol's ``MoveKind.EDGE``)."""
+        return (self.a, self.b)
 
     def __str__(self) -> str:
         return f"{cell_name(self.a)}|{cell_name(self.b)}"
@@ -65,6 +73,18 @@ class Done:
 
     def __str__(self) -> str:
         return "done"
+
+
+def _pair(wall: Wall, size: int) -> tuple[int, int]:
+    """The tile indices of a wall's two tiles, or ``(-1, -1)`` if they are not
+    int cells of a ``size x size`` board (a wall made by hand)."""
+    a, b = wall.a, wall.b
+    try:
+        if 0 <= a[0] < size and 0 <= a[1] < size and 0 <= b[0] < size and 0 <= b[1] < size:
+            return (a[0] * size + a[1], b[0] * size + b[1])
+    except (TypeError, IndexError):
+        pass
+    return (-1, -1)
 
 
 def _points(n: int) -> str:
@@ -135,7 +155,9 @@ class GridBloc(Game):
     Args:
         size: the board is ``size x size`` tiles, 2 to 26 (GB-1; default 9).
         preset: ``"classic"`` (a fixed 9x9 layout of ours) or ``"blank"``;
-            by default ``"classic"`` on 9x9 and ``"blank"`` on other sizes.
+            by default ``"classic"`` on 9x9 and ``"blank"`` on other sizes,
+            and ``"blank"`` with ``setup=True`` (GB-10: the book's setup
+            starts from a blank board).
         start: the start tile, ``"E5"`` or ``(4, 4)``; default the preset's,
             else row and column ``size // 2``.
         walls: original walls added to the preset's, e.g. ``["C4|D4"]``.
@@ -158,7 +180,20 @@ class GridBloc(Game):
     player's runner points over both rounds (GB-5).
     """
 
-    game_id = "gridbloc"
+    game_type = GameType(
+        short_name="gridbloc",
+        long_name="GridBloc",
+        move_kinds=(MoveKind.CELL, MoveKind.EDGE, MoveKind.CHOICE),
+        rules="rules/gridbloc.md",
+    )
+    presets: ClassVar[dict[str, tuple[str, dict[str, Any]]]] = {
+        "9x9": ("9×9, the classic board", {"size": 9}),
+        "7x7": ("7×7, an open board", {"size": 7}),
+    }
+    how_to_play = (
+        "The runner steps to a neighbouring tile (diagonals too) and scores each new tile; the "
+        "blocker clicks a line between two tiles to build a wall. Roles swap for round two (GB-7)."
+    )
     _static = frozenset(
         {"_edge_ids", "_edge_tiles", "_step_table", "_wall_objs", "_hole_mask", "_hole_edge", "_holes"}
     )
@@ -185,7 +220,7 @@ class GridBloc(Game):
             if size is None:
                 size = 9
             if preset is None:
-                preset = "classic" if size == 9 else "blank"
+                preset = "blank" if setup or size != 9 else "classic"
             spec = dict(load_preset(preset))
             if preset != "blank" and spec.get("size") != size:
                 raise ValueError(
@@ -282,15 +317,18 @@ class GridBloc(Game):
         Raises:
             IllegalMoveError: (``GB-2``) not two orthogonally adjacent tiles.
         """
+        if type(value) is Wall and value is self._wall_objs[self._edge_ids.get(_pair(value, self.size), 0)]:
+            return self._edge_ids[_pair(value, self.size)]  # this board's own wall object: checked already
         if isinstance(value, Wall):
-            a, b = value.a, value.b
+            a, b = parse_cell(value.a, self.size, self.size), parse_cell(value.b, self.size, self.size)
         elif isinstance(value, str) and value.count("|") == 1:
             left, right = value.split("|")
             a, b = parse_cell(left, self.size, self.size), parse_cell(right, self.size, self.size)
         elif isinstance(value, (tuple, list)) and len(value) == 2:
             a, b = parse_cell(value[0], self.size, self.size), parse_cell(value[1], self.size, self.size)
         else:
-            raise IllegalMoveError(f"cannot read {value!r} as a wall: write it like 'C4|D4'", rule="GB-8", move=value)
+            raise InvalidMoveError(f"cannot read {shorten(value)} as a wall: write it like 'C4|D4'", rule="GB-8",
+                                   move=value)
         i, j = sorted((a[0] * self.size + a[1], b[0] * self.size + b[1]))
         edge = self._edge_ids.get((i, j))
         if edge is None:
@@ -423,18 +461,39 @@ class GridBloc(Game):
     # ------------------------------------------------------------------
     # Moves
     # ------------------------------------------------------------------
-    def parse_move(self, value: Any) -> CellMove | Wall | StartMove | Done:
+    def parse_move(self, value: Any, player: int | None = None) -> CellMove | Wall | StartMove | Done:
         """Read a step (``"D5"`` or ``(4, 3)``), a wall (``"C4|D4"``, either order),
         or in the setup ``"start E5"`` and ``"done"`` (GB-8, GB-10).
 
         Raises:
-            IllegalMoveError: (``GB-8``/``GB-2``/``C-2``) if it cannot be read.
+            InvalidMoveError: (``GB-8``/``C-2``) if it cannot be read; on the
+                blocker's turn the message shows the wall form ``C4|D4``.
+            IllegalMoveError: (``GB-2``/``C-1``) a wall between tiles that
+                are not neighbours, a tile off the board.
         """
-        if isinstance(value, (CellMove, Wall, StartMove, Done)):
+        kind = type(value)
+        if kind is Wall:
+            # this board's own wall objects come back as they are; a wall made
+            # by hand is read like its notation (C-1, GB-2)
+            return self._wall_objs[self._wall_edge(value)]
+        if kind is CellMove or kind is StartMove:
+            try:
+                r, c = value.cell
+                if type(r) is int and type(c) is int and 0 <= r < self.size and 0 <= c < self.size:
+                    return value
+            except (TypeError, ValueError):
+                pass
+            return kind(parse_cell(value.cell, self.size, self.size))
+        if isinstance(value, (Wall, StartMove, CellMove)):
             if isinstance(value, Wall):
                 return self._edge_wall(self._wall_edge(value))
+            cell = parse_cell(value.cell, self.size, self.size)
+            return value if cell == value.cell else type(value)(cell)
+        if isinstance(value, Done):
             return value
         if isinstance(value, str):
+            if len(value) > 64:
+                raise InvalidMoveError(f"cannot read {shorten(value)} as a GridBloc move", rule="GB-8", move=value)
             text = value.strip()
             if text.lower() == "done":
                 return Done()
@@ -442,13 +501,29 @@ class GridBloc(Game):
                 return StartMove(parse_cell(text[5:].strip(), self.size, self.size))
             if "|" in text:
                 return self._edge_wall(self._wall_edge(text))
-        return CellMove(parse_cell(value, self.size, self.size))
+            if self.to_act in ("block", "setup") and any(ch in text for ch in "-/\\_,;:") and any(
+                    ch.isalpha() for ch in text):
+                raise InvalidMoveError(
+                    f"cannot read {shorten(value)}: a wall is written with the two tiles it separates joined "
+                    "by '|', like 'C4|D4' (top or left tile first)",
+                    rule="GB-8",
+                    move=value,
+                )
+        try:
+            return CellMove(parse_cell(value, self.size, self.size))
+        except InvalidMoveError as exc:
+            if self.to_act == "block":
+                raise InvalidMoveError(
+                    f"{exc}; it is the blocker's turn: a wall is written like 'C4|D4'", rule=exc.rule, move=value
+                ) from None
+            raise
 
-    def legal_moves(self) -> list[Any]:
+    def legal_moves(self, player: int | None = None) -> list[Any]:
         """The moves of the player to act: the runner's steps (GB-3), the
         blocker's open interior edges (GB-4), or in the setup every open edge,
-        every start tile and ``done`` (GB-10); ``[]`` when over."""
-        if self._phase == "over":
+        every start tile and ``done`` (GB-10); ``[]`` when over, and for
+        ``player`` when it is not their turn (GB-4)."""
+        if self._phase == "over" or (player is not None and player != self.current_player):
             return []
         if self._phase == "setup":
             walls = self._open_walls()
@@ -458,6 +533,19 @@ class GridBloc(Game):
         if self._to_act == "run":
             return [CellMove(divmod(j, self.size)) for j in sorted(self._steps(self._runner))]  # type: ignore[arg-type]
         return self._open_walls()
+
+    def open_walls(self) -> list[Wall]:
+        """Every open interior edge, where a wall could go (not a wall, not next to a hole; GB-1, GB-2)."""
+        return self._open_walls()
+
+    def parse_wall(self, value: Any) -> Wall:
+        """Read a wall: ``"C4|D4"`` (either order), a :class:`Wall`, or a pair of cells (GB-8).
+
+        Raises:
+            InvalidMoveError: (``GB-8``) unreadable.
+            IllegalMoveError: (``GB-2``) not two orthogonally adjacent tiles.
+        """
+        return self._edge_wall(self._wall_edge(value))
 
     def _open_walls(self) -> list[Wall]:
         """Every open interior edge as a :class:`Wall` (not a wall, not next to a hole)."""
@@ -475,6 +563,12 @@ class GridBloc(Game):
                 i = move.cell[0] * self.size + move.cell[1]
                 if self._hole_mask[i]:
                     raise IllegalMoveError(f"{cell_name(move.cell)} is a hole, not a tile", rule="GB-1", move=move)
+                if i == self._start:
+                    raise IllegalMoveError(
+                        f"the start is already on {cell_name(move.cell)}: 'start' moves it to another tile",
+                        rule="GB-10",
+                        move=move,
+                    )
             elif not isinstance(move, Done):
                 raise IllegalMoveError(
                     "in the setup, Player One places original walls ('C4|D4'), moves the start ('start E5') "
@@ -752,26 +846,44 @@ class GridBloc(Game):
         )
 
     def _replace_with(self, other: GridBloc) -> None:
-        """Become ``other`` (a new board from the editor), notifying observers once."""
-        observers = self._observers
-        version = self._version
-        self.__dict__.update(other.copy().__dict__)
-        self._observers = observers
-        self._version = version
-        self._changed()
+        """Become ``other`` (kept for the widget's editor; see :meth:`Game.replace_with`)."""
+        self.replace_with(other)
+
+    def search_moves(self) -> list[Any]:
+        """In the setup phase only ``done`` (GB-10: more original walls or another
+        start do not make the contest; searching them would never end)."""
+        if self._phase == "setup":
+            return [Done()]
+        return self.legal_moves()
 
     def _rollout(self, rng: random.Random) -> None:
         while self._phase != "over":
-            moves = self.legal_moves()
-            if self._phase == "setup":
-                moves = [Done()]
+            moves = self.search_moves()
             self.play(moves[rng.randrange(len(moves))])
 
-    @classmethod
-    def simulate(
-        cls, n_games: int, seed: int | None = None, n_jobs: int = 1, progress: bool = True, **options: Any
-    ) -> dict[str, list[Any]]:
-        """Play ``n_games`` uniformly random games (see ``GridMaster4.simulate``)."""
-        from ..sim import simulate
+    def max_game_length(self) -> int | None:
+        """A round holds at most one wall per open interior edge and one step
+        more than walls (GB-4, GB-6), two rounds (GB-7): ``2 * (2 * edges + 1)``;
+        ``None`` with ``setup=True``, whose phase has no bound (GB-10: the
+        start may move as often as Player One likes)."""
+        if self._setup:
+            return None
+        edges = sum(1 for h in self._hole_edge if not h)
+        return 2 * (2 * edges + 1)
 
-        return simulate(cls, n_games, seed=seed, n_jobs=n_jobs, progress=progress, **options)
+    def evaluate(self, player: int) -> float:
+        """GB-5..GB-7, ours: ``player``'s points minus the other's over both
+        rounds, plus ``unscored_reachable()`` if ``player`` is the runner,
+        minus it if they block (the runner may still score up to that many)."""
+        if self._phase == "over":
+            return float(self.scores[player] - self.scores[1 - player])
+        s = self.scores
+        u = self.unscored_reachable()
+        return float(s[player] - s[1 - player]) + (u if player == self.runner_player else -u)
+
+    def position_key(self, symmetry: Any = None) -> Any:
+        """The walls, the runner's tile, the tiles scored this round, the
+        round, who acts and the points per round: everything the rest of the
+        game depends on (GB-3..GB-7)."""
+        return (tuple(self._walls), self._runner, tuple(self._visited), self._round, self._to_act, self._phase,
+                tuple(map(tuple, self._round_scores)), self._start, tuple(self._original))

@@ -1,17 +1,20 @@
-"""Gridlock: place markers, never beside the opponent's (RULES GL-1..GL-6).
+"""Gridlock: place markers, never beside the opponent's (rules GL-1..GL-6).
 
-Source: ``seeds/gridlock.md``; exact rules in ``RULES.md``.
+The rules, with every decision of ours marked, are on the documentation's
+page *Rules: Gridlock* (``docs/rules/gridlock.md``); the ids (``GL-3``)
+are cited below.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
 from ..core.errors import IllegalMoveError
 from ..core.game import CellMove, Game
+from ..core.gametype import GameType, MoveKind
 from ..core.notation import Cell, cell_name, parse_cell
 
 __all__ = ["Gridlock"]
@@ -59,8 +62,22 @@ class Gridlock(Game):
         0
     """
 
-    game_id = "gridlock"
+    game_type = GameType(
+        short_name="gridlock",
+        long_name="Gridlock",
+        move_kinds=(MoveKind.CELL,),
+        rules="rules/gridlock.md",
+    )
     players = ("X", "O")
+    presets: ClassVar[dict[str, tuple[str, dict[str, Any]]]] = {
+        "4x4": ("4×4 (the book)", {"rows": 4, "cols": 4}),
+        "5x5": ("5×5", {"rows": 5, "cols": 5}),
+        "6x6": ("6×6", {"rows": 6, "cols": 6}),
+    }
+    how_to_play = (
+        "Click an empty cell to place your mark, never beside, above or below a mark of the other "
+        "player (GL-3). Whoever cannot move loses (GL-4)."
+    )
     end_rule = "GL-4"
     turn_rule = "GL-2"
     forbidden_rule = "GL-3"
@@ -110,8 +127,11 @@ class Gridlock(Game):
         flat = np.array([(bits >> i) & 1 for i in range(self.rows * self.cols)], dtype=bool)
         return flat.reshape(self.rows, self.cols)
 
-    def legal_moves(self) -> list[CellMove]:
-        """The cells X or O may use now (GL-3), row by row; ``[]`` once the game is over."""
+    def legal_moves(self, player: int | None = None) -> list[CellMove]:
+        """The cells X or O may use now (GL-3), row by row; ``[]`` once the game
+        is over, and for ``player`` when it is not their turn (GL-2)."""
+        if player is not None and player != self._to_move:
+            return []
         bits = self._legal()
         moves = self._geo[3]
         out = []
@@ -127,17 +147,23 @@ class Gridlock(Game):
         near = full & ~(self._bits[0] | self._bits[1]) & ~self._legal()
         return [divmod(i, self.cols) for i in range(self.rows * self.cols) if near >> i & 1]  # type: ignore[misc]
 
-    def parse_move(self, value: Any) -> CellMove:
+    def parse_move(self, value: Any, player: int | None = None) -> CellMove:
         """Read ``"B2"``, ``"2 2"``, ``(1, 1)`` or a :class:`CellMove` (GL-5, C-2).
 
         Raises:
-            IllegalMoveError: (``C-2``/``C-1``) unreadable or off the board.
+            InvalidMoveError: (``C-2``) unreadable.
+            IllegalMoveError: (``C-1``) off the board.
         """
         if type(value) is CellMove:
-            r, c = value.cell
-            if 0 <= r < self.rows and 0 <= c < self.cols:
-                return value
-            value = value.cell
+            # fast path: one of this board's own move objects (what legal_moves gives)
+            try:
+                r, c = value.cell
+                cols = self.cols
+                if 0 <= r < self.rows and 0 <= c < cols and self._geo[3][r * cols + c] is value:
+                    return value
+            except (TypeError, ValueError, IndexError):
+                pass
+            value = value.cell  # a move made by hand is read like its notation (C-1, C-2)
         return CellMove(parse_cell(value, self.rows, self.cols))
 
     def _check(self, move: CellMove) -> None:
@@ -230,3 +256,66 @@ class Gridlock(Game):
                 f"Player {w + 1} ({self.players[w]}) wins the game!"
             )
         return f"Player {p + 1} ({self.players[p]}), it's your turn."
+
+    # -- what agents and the solver know (hooks of Game) -------------------
+    def max_game_length(self) -> int:
+        """Every move fills a cell: at most ``rows * cols`` moves."""
+        return self.rows * self.cols
+
+    def evaluate(self, player: int) -> float:
+        """Mobility (GL-3, GL-4), ours: ``player``'s legal cells minus the opponent's."""
+        return float(self._mask_bits(player).bit_count() - self._mask_bits(1 - player).bit_count())
+
+    def symmetries(self) -> list[tuple[int, ...]]:
+        """The board's symmetries (GL-3 looks the same under each): 3 for a
+        rectangle, 7 for a square, as row-major cell permutations."""
+        return list(_symmetries(self.rows, self.cols))
+
+    def position_key(self, symmetry: Any = None) -> tuple[int, int, int]:
+        """``(X's cells, O's cells, player to move)`` as bit masks; under a
+        symmetry, of the mapped board. Everything the rest of the game
+        depends on (GL-3, GL-4)."""
+        a, b = self._bits
+        if symmetry is not None:
+            a, b = _permute(a, symmetry), _permute(b, symmetry)
+        return (a, b, self._to_move)
+
+
+@lru_cache(maxsize=64)
+def _symmetries(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
+    """The distinct non-identity cell permutations of the board's symmetries:
+    ``perm[i]`` is the image of cell ``i`` (row-major)."""
+    maps: list[Any] = [
+        lambda r, c: (rows - 1 - r, c),
+        lambda r, c: (r, cols - 1 - c),
+        lambda r, c: (rows - 1 - r, cols - 1 - c),
+    ]
+    if rows == cols:
+        n = rows
+        maps += [
+            lambda r, c: (c, r),
+            lambda r, c: (n - 1 - c, n - 1 - r),
+            lambda r, c: (c, n - 1 - r),
+            lambda r, c: (n - 1 - c, r),
+        ]
+    identity = tuple(range(rows * cols))
+    perms: list[tuple[int, ...]] = []
+    for f in maps:
+        p = []
+        for r in range(rows):
+            for c in range(cols):
+                rr, cc = f(r, c)
+                p.append(rr * cols + cc)
+        t = tuple(p)
+        if t != identity and t not in perms:
+            perms.append(t)
+    return tuple(perms)
+
+
+def _permute(bits: int, perm: Any) -> int:
+    out = 0
+    while bits:
+        low = bits & -bits
+        out |= 1 << perm[low.bit_length() - 1]
+        bits ^= low
+    return out

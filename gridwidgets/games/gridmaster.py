@@ -1,7 +1,8 @@
-"""GridMaster4: four players, numbered tiles and jumps (RULES GM-1..GM-10).
+"""GridMaster4: four players, numbered tiles and jumps (rules GM-1..GM-10).
 
-Source: ``seeds/gridmaster4.md`` (a four-player version of the solitaire
-*The Grid Master*); exact rules in ``RULES.md``.
+A four-player version of the solitaire *The Grid Master*. The rules, with
+every decision of ours marked, are on the documentation's page *Rules:
+GridMaster4* (``docs/rules/gridmaster4.md``); the ids (``GM-5``) are cited below.
 
 The engine keeps the board as flat Python lists with a precomputed jump
 table per board size: a move costs a few microseconds, so thousands of
@@ -13,12 +14,13 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
 from ..core.errors import IllegalMoveError
 from ..core.game import CellMove, Game
+from ..core.gametype import GameType, MoveKind, Utility
 from ..core.notation import cell_name, col_label, parse_cell
 
 __all__ = ["JUMPS", "GridMaster4", "jump_cells"]
@@ -75,7 +77,26 @@ class GridMaster4(Game):
     tile (GM-4). Moves are cells (GM-9).
     """
 
-    game_id = "gridmaster4"
+    game_type = GameType(
+        short_name="gridmaster4",
+        long_name="GridMaster4",
+        utility=Utility.GENERAL_SUM,
+        min_players=1,
+        max_players=4,
+        move_kinds=(MoveKind.CELL,),
+        rules="rules/gridmaster4.md",
+    )
+    presets: ClassVar[dict[str, tuple[str, dict[str, Any]]]] = {
+        "20x20-4": ("20×20, four players (the book)", {"size": 20, "players": 4}),
+        "10x10-2": ("10×10, two players", {"size": 10, "players": 2}),
+        "10x10-1": ("10×10, one player (the puzzle)", {"size": 10, "players": 1}),
+    }
+    how_to_play = (
+        "Your first tile goes on any open cell (GM-2); each next tile goes 3 cells straight or 2 "
+        "diagonally from one of your active tiles (GM-4). The highest tile wins."
+    )
+    #: the players' colours are named after them (GM-1): the palette's colours of these names
+    player_colours = NAMES
     _static = frozenset({"_jumps", "_moves"})
     end_rule = "GM-8"
     turn_rule = "GM-1"
@@ -88,6 +109,11 @@ class GridMaster4(Game):
             raise ValueError(f"tiles must be a positive int, got {tiles!r} (GM-1)")
         if deactivate not in ("own", "all"):
             raise ValueError(f"deactivate must be 'own' or 'all', got {deactivate!r} (GM-5)")
+        if players == 1 and tiles > size * size:
+            raise ValueError(
+                f"{tiles} tiles cannot all be placed on {size * size} cells: the one-player puzzle is to place "
+                f"every tile (GM-1, GM-8); choose tiles <= {size * size} or a larger board"
+            )
         super().__init__()
         self.size = self.rows = self.cols = int(size)
         self.players = NAMES[: int(players)]
@@ -153,26 +179,36 @@ class GridMaster4(Game):
             elif self._opened[self._to_move] and not self._owed[self._to_move]:
                 self._legal = self._normal_targets(self._to_move)
             else:
-                self._legal = [i for i, q in enumerate(self._owner) if q < 0]
+                owner = self._owner  # every open cell (GM-2, GM-7)
+                self._legal = [i for i in range(self._n) if owner[i] < 0]
         return self._legal
 
-    def legal_moves(self) -> list[CellMove]:
+    def legal_moves(self, player: int | None = None) -> list[CellMove]:
         """The cells the player to act may use, row by row (GM-2, GM-4, GM-7);
-        ``[]`` once the game is over. A cell reachable from two tiles is one move."""
+        ``[]`` once the game is over, and for ``player`` when it is not their
+        turn (GM-1). A cell reachable from two tiles is one move."""
+        if player is not None and (player != self._to_move or self._over):
+            return []
         moves = self._moves
         return [moves[i] for i in self._legal_indices()]
 
-    def parse_move(self, value: Any) -> CellMove:
+    def parse_move(self, value: Any, player: int | None = None) -> CellMove:
         """Read ``"K10"``, ``"10 11"``, ``(9, 10)`` or a :class:`CellMove` (GM-9, C-2).
 
         Raises:
-            IllegalMoveError: (``C-2``/``C-1``) unreadable or off the board.
+            InvalidMoveError: (``C-2``) unreadable.
+            IllegalMoveError: (``C-1``) off the board.
         """
         if type(value) is CellMove:
-            r, c = value.cell
-            if 0 <= r < self.size and 0 <= c < self.size:
-                return value
-            value = value.cell
+            # fast path: one of this board's own move objects (what legal_moves gives)
+            try:
+                r, c = value.cell
+                size = self.size
+                if 0 <= r < size and 0 <= c < size and self._moves[r * size + c] is value:
+                    return value
+            except (TypeError, ValueError, IndexError):
+                pass
+            value = value.cell  # a move made by hand is read like its notation (C-1, C-2)
         return CellMove(parse_cell(value, self.size, self.size))
 
     def _check(self, move: CellMove) -> None:
@@ -291,11 +327,12 @@ class GridMaster4(Game):
             events = self._events = []
         n = len(self.players)
         while True:
-            if not any(self._in_play):
-                self._finish(events, "every player is blocked")
-                return
             p = self._to_move
             if not self._in_play[p]:
+                # (someone in play: the common case, checked first; none left: the end, GM-8)
+                if not any(self._in_play):
+                    self._finish(events, "every player is blocked")
+                    return
                 self._to_move = (p + 1) % n
                 continue
             if not self._opened[p] or self._owed[p] or self._has_normal_move(p):
@@ -537,44 +574,37 @@ class GridMaster4(Game):
             legal = self._legal_indices()
             self._place(legal[rng.randrange(len(legal))])
 
-    def _sim_row(self) -> dict[str, Any]:
-        row = super()._sim_row()
-        row["length"] = sum(self._score)  # tiles placed (a rollout keeps no history)
+    def result_row(self) -> dict[str, Any]:
+        """``simulate``'s row, plus ``last_tile`` (won by placing the last
+        tile, GM-8) and ``blocked_<name>`` per player (GM-6); ``length``
+        counts tiles placed (a rollout keeps no history)."""
+        row = super().result_row()
+        row["length"] = sum(self._score)
         row["last_tile"] = len(self._winners) == 1 and max(self._score) == self.tiles_per_player
         for p, name in enumerate(self.players):
             row[f"blocked_{name}"] = not self._in_play[p]
         return row
 
-    @classmethod
-    def simulate(
-        cls,
-        n_games: int,
-        seed: int | None = None,
-        n_jobs: int = 1,
-        progress: bool = True,
-        **options: Any,
-    ) -> dict[str, list[Any]]:
-        """Play ``n_games`` uniformly random games and return per-game results.
+    def max_game_length(self) -> int:
+        """Every move places a tile on an open cell: at most ``min(players *
+        tiles, size * size)`` moves (GM-1, GM-8)."""
+        return min(len(self.players) * self.tiles_per_player, self._n)
 
-        Args:
-            n_games: how many games.
-            seed: seeds the games (each game gets its own stream from
-                ``numpy.random.SeedSequence(seed).spawn``): the results do
-                not depend on ``n_jobs``.
-            n_jobs: processes for joblib (``-1``: every core).
-            progress: show a tqdm progress bar.
-            **options: constructor options (``size``, ``players``, ...).
+    def evaluate(self, player: int) -> float:
+        """Mobility for the next turn (GM-3..GM-5), ours: the open jump cells
+        of ``player``'s active tiles (their normal moves if the board stayed
+        as it is), plus 0.1 per active tile (more tiles to jump from later)."""
+        owner, jumps = self._owner, self._jumps
+        active = self._active[player]
+        targets = {j for a in active for j in jumps[a] if owner[j] < 0}
+        return len(targets) + 0.1 * len(active)
 
-        Returns:
-            Columns of equal length ``n_games`` (``pandas.DataFrame(result)``
-            takes it as is): ``game`` (0..n-1), ``length`` (tiles placed),
-            ``winners`` (tuple of ids), ``winner`` (id, or -1 for a shared
-            win), ``shared`` (bool), ``last_tile`` (True if won by the last
-            tile), and per player ``score_<name>`` and ``blocked_<name>``.
-        """
-        from ..sim import simulate
-
-        return simulate(cls, n_games, seed=seed, n_jobs=n_jobs, progress=progress, **options)
+    def position_key(self, symmetry: Any = None) -> Any:
+        """The cells' owners and tile numbers, the active tiles, who is in
+        play and owed what, and who is to move: everything the rest of the
+        game depends on (GM-4..GM-8)."""
+        return (tuple(self._owner), tuple(self._tile), tuple(frozenset(a) for a in self._active),
+                tuple(self._in_play), tuple(self._owed), tuple(self._opened), self._to_move, self._over)
 
     def solve(self, seed: int = 0, restarts: int = 200) -> list[CellMove]:
         """A complete tour for the one-player puzzle, from the current position:

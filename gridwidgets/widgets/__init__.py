@@ -20,6 +20,7 @@ __all__ = [
     "GridMaster4Widget",
     "GridlockWidget",
     "side_by_side",
+    "widget_class",
     "widget_for",
 ]
 
@@ -29,6 +30,11 @@ _WIDGETS: dict[str, type[GameWidget]] = {
     "gridlock": GridlockWidget,
     "gridmaster4": GridMaster4Widget,
 }
+
+
+def widget_class(cls: type[Game]) -> type[GameWidget]:
+    """The widget class of a game class (the base one for a game without its own)."""
+    return _WIDGETS.get(cls.game_type.short_name, GameWidget)
 
 
 def widget_for(game: Game, **options: Any) -> GameWidget:
