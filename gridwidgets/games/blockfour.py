@@ -29,6 +29,10 @@ from ..core.errors import IllegalMoveError, InvalidMoveError, shorten
 from ..core.game import Game
 from ..core.gametype import Chance, Dynamics, GameType, Information, MoveKind
 from ..core.notation import Cell, cell_name, parse_cell
+from .knowledge.blockfour import BlockFourKnowledge
+from .pictures.blockfour import BlockFourPicture
+from .terminal.blockfour import BlockFourTerminal
+from .views.blockfour import BlockFourView
 
 __all__ = ["HIDDEN", "SHAPES", "Bid", "BlockFour", "Placement", "orientations", "placement_order"]
 
@@ -169,7 +173,7 @@ _PLACE = re.compile(r"([ILOTZilotz]) ?: ?(.*)")
 _MAX_TEXT = 64
 
 
-class BlockFour(Game):
+class BlockFour(BlockFourKnowledge, BlockFourPicture, BlockFourTerminal, BlockFourView, Game):
     """A game of Block Four (RULES BF-1..BF-13).
 
     Args:
@@ -688,38 +692,6 @@ class BlockFour(Game):
         a.flags.writeable = False
         return a
 
-    def board_text(self) -> str:
-        """The board as text (BF-1, C-2): lettered columns, numbered rows, the
-        nine 3x3 fields drawn apart, ``X``/``O`` marks and ``.`` for an empty
-        space; beside each row of fields, the marks of X and of O in each field
-        and who controls it (5 of 9 spaces, BF-9)."""
-        board = self.board
-        counts = self.field_counts()
-        ctrl = self.controllers()
-        mark = {-1: ".", 0: self.players[0], 1: self.players[1]}
-        rule = "    +-------+-------+-------+"
-        lines = ["      A B C   D E F   G H I", rule]
-        for r in range(9):
-            body = " | ".join(" ".join(mark[int(board[r, c])] for c in range(b, b + 3)) for b in (0, 3, 6))
-            line = f"{r + 1:>3} | {body} |"
-            band, k = divmod(r, 3)
-            notes = []
-            for f in range(band * 3, band * 3 + 3):
-                x, o = counts[f]
-                if k == 0:
-                    notes.append(f"field {f + 1}")
-                elif k == 1:
-                    notes.append(f"X {x}  O {o}")
-                else:
-                    notes.append(f"{self.players[ctrl[f]]} controls" if ctrl[f] >= 0 else "")
-            lines.append((line + "   " + "".join(f"{n:<13}" for n in notes)).rstrip())
-            if k == 2:
-                lines.append(rule)
-        return "\n".join(lines)
-
-    def __str__(self) -> str:
-        return self.board_text() + "\n" + self.status()
-
     def status(self) -> str:
         """Whose turn and what to do, or the result; never a hidden bid."""
         if self._phase == "over":
@@ -763,21 +735,6 @@ class BlockFour(Game):
         10`` turns: 1,260 moves, a safe bound."""
         return (SIZE * SIZE // 4 + 1) * STALL_TURNS * 6
 
-    def evaluate(self, player: int) -> float:
-        """Field control (BF-9), then spaces, ours: ``100 * (fields -
-        opponent's fields) + (spaces - opponent's spaces)`` (the gap fill,
-        BF-8, counts too)."""
-        f = self.fields_controlled()
-        s = self.spaces()
-        return 100.0 * (f[player] - f[1 - player]) + (s[player] - s[1 - player])
-
-    def position_key(self, symmetry: Any = None) -> Any:
-        """The board, hands, tables, what is left to place, the phase, the
-        stall count and who has bid (never what): the rest of the game
-        depends on nothing else."""
-        return (tuple(self._board), tuple(map(tuple, self._hands)), tuple(map(tuple, self._tables)),
-                tuple(self._queue), self._phase, self._stall, tuple(sorted(self._pending)), self._winners)
-
     def result_row(self) -> dict[str, Any]:
         """``simulate``'s row, plus ``turns``, ``stalled`` (ended by BF-11)
         and ``spaces_<name>`` per player."""
@@ -788,20 +745,3 @@ class BlockFour(Game):
             row[f"spaces_{name}"] = self.spaces()[p]
         return row
 
-    def to_svg(self, size: int = 320, show_forbidden: bool = False) -> str:
-        """A static SVG: the marks and the nine fields, shaded by controller (BF-1, BF-9)."""
-        from ..core.draw import svg_board
-
-        last = self._history[-1] if self._history else None
-        cells = getattr(last, "cells", None) or ()
-        pieces = {divmod(i, SIZE): (self.players[q], q) for i, q in enumerate(self._board) if q != EMPTY}
-        return svg_board(
-            SIZE,
-            SIZE,
-            pieces,  # type: ignore[arg-type]
-            outlined=cells,
-            fields=3,
-            field_owners=self.controllers(),
-            size=size,
-            title=f"Block Four: {self.status()}",
-        )

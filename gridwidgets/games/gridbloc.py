@@ -28,6 +28,10 @@ from ..core.errors import IllegalMoveError, InvalidMoveError, shorten
 from ..core.game import CellMove, Game
 from ..core.gametype import GameType, MoveKind
 from ..core.notation import Cell, cell_name, parse_cell
+from .knowledge.gridbloc import GridBlocKnowledge
+from .pictures.gridbloc import GridBlocPicture
+from .terminal.gridbloc import GridBlocTerminal
+from .views.gridbloc import GridBlocView
 
 __all__ = ["Done", "GridBloc", "StartMove", "Wall", "load_preset"]
 
@@ -149,7 +153,7 @@ def _geometry(
     return edges, back, steps, walls
 
 
-class GridBloc(Game):
+class GridBloc(GridBlocKnowledge, GridBlocPicture, GridBlocTerminal, GridBlocView, Game):
     """A game of GridBloc, basic rules (RULES GB-1..GB-10).
 
     Args:
@@ -786,31 +790,6 @@ class GridBloc(Game):
         moves = len(self._history)
         return f"<GridBloc {self.size}x{self.size} ({name}): {moves} move{'s' if moves != 1 else ''}, {self.status()}>"
 
-    def __str__(self) -> str:
-        """The board with its walls: ``|`` and ``---`` walls, ``R`` the runner,
-        ``*`` the start, ``.`` a visited tile, ``#`` a hole."""
-        n = self.size
-        lines = ["    " + "".join(f" {chr(65 + c) if c < 26 else '?'}  " for c in range(n)).rstrip()]
-        top = "   +" + "---+" * n
-        lines.append(top)
-        for r in range(n):
-            row = f"{r + 1:>2} |"
-            for c in range(n):
-                i = r * n + c
-                row += f" {self.cell_text((r, c)) or ' '} "
-                if c + 1 < n:
-                    row += "|" if self._closed(i, i + 1) else " "
-            lines.append(row + "|")
-            if r + 1 < n:
-                sep = "   +"
-                for c in range(n):
-                    i = r * n + c
-                    sep += ("---" if self._closed(i, i + n) else "   ") + "+"
-                lines.append(sep)
-        lines.append(top)
-        lines.append(self.status())
-        return "\n".join(lines)
-
     def status(self) -> str:
         """Round, who acts and the score, or the result (GB-7)."""
         if self._phase == "over":
@@ -827,34 +806,9 @@ class GridBloc(Game):
             return f"Round {self._round}: {runner} (runner, {_points(pts)}) to step."
         return f"Round {self._round}: {blocker} (blocker) to place a wall; {runner} has {_points(pts)}."
 
-    def to_svg(self, size: int = 320, show_forbidden: bool = False) -> str:
-        """A static SVG: tiles, the start star, original and placed walls, the runner (GB-1, GB-2)."""
-        from ..core.draw import svg_walls
-
-        return svg_walls(
-            self.size,
-            holes=self.holes,
-            start=self.start,
-            runner=self.runner,
-            visited=[c for c in self.scored if c != self.start],
-            original=[(w.a, w.b) for w in self.original_walls],
-            placed=[(w.a, w.b) for w in self.placed_walls],
-            runner_player=self.runner_player,
-            blocker_player=self.blocker_player,
-            size_px=size,
-            title=f"GridBloc: {self.status()}",
-        )
-
     def _replace_with(self, other: GridBloc) -> None:
         """Become ``other`` (kept for the widget's editor; see :meth:`Game.replace_with`)."""
         self.replace_with(other)
-
-    def search_moves(self) -> list[Any]:
-        """In the setup phase only ``done`` (GB-10: more original walls or another
-        start do not make the contest; searching them would never end)."""
-        if self._phase == "setup":
-            return [Done()]
-        return self.legal_moves()
 
     def _rollout(self, rng: random.Random) -> None:
         while self._phase != "over":
@@ -871,19 +825,3 @@ class GridBloc(Game):
         edges = sum(1 for h in self._hole_edge if not h)
         return 2 * (2 * edges + 1)
 
-    def evaluate(self, player: int) -> float:
-        """GB-5..GB-7, ours: ``player``'s points minus the other's over both
-        rounds, plus ``unscored_reachable()`` if ``player`` is the runner,
-        minus it if they block (the runner may still score up to that many)."""
-        if self._phase == "over":
-            return float(self.scores[player] - self.scores[1 - player])
-        s = self.scores
-        u = self.unscored_reachable()
-        return float(s[player] - s[1 - player]) + (u if player == self.runner_player else -u)
-
-    def position_key(self, symmetry: Any = None) -> Any:
-        """The walls, the runner's tile, the tiles scored this round, the
-        round, who acts and the points per round: everything the rest of the
-        game depends on (GB-3..GB-7)."""
-        return (tuple(self._walls), self._runner, tuple(self._visited), self._round, self._to_act, self._phase,
-                tuple(map(tuple, self._round_scores)), self._start, tuple(self._original))

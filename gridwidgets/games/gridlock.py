@@ -16,6 +16,10 @@ from ..core.errors import IllegalMoveError
 from ..core.game import CellMove, Game
 from ..core.gametype import GameType, MoveKind
 from ..core.notation import Cell, cell_name, parse_cell
+from .knowledge.gridlock import GridlockKnowledge
+from .pictures.gridlock import GridlockPicture
+from .terminal.gridlock import GridlockTerminal
+from .views.gridlock import GridlockView
 
 __all__ = ["Gridlock"]
 
@@ -35,7 +39,7 @@ def _geometry(rows: int, cols: int) -> tuple[int, int, int, tuple[CellMove, ...]
     return full, full & ~first, full & ~last, moves
 
 
-class Gridlock(Game):
+class Gridlock(GridlockKnowledge, GridlockPicture, GridlockTerminal, GridlockView, Game):
     """A game of Gridlock on a ``rows x cols`` board.
 
     Args:
@@ -261,61 +265,3 @@ class Gridlock(Game):
     def max_game_length(self) -> int:
         """Every move fills a cell: at most ``rows * cols`` moves."""
         return self.rows * self.cols
-
-    def evaluate(self, player: int) -> float:
-        """Mobility (GL-3, GL-4), ours: ``player``'s legal cells minus the opponent's."""
-        return float(self._mask_bits(player).bit_count() - self._mask_bits(1 - player).bit_count())
-
-    def symmetries(self) -> list[tuple[int, ...]]:
-        """The board's symmetries (GL-3 looks the same under each): 3 for a
-        rectangle, 7 for a square, as row-major cell permutations."""
-        return list(_symmetries(self.rows, self.cols))
-
-    def position_key(self, symmetry: Any = None) -> tuple[int, int, int]:
-        """``(X's cells, O's cells, player to move)`` as bit masks; under a
-        symmetry, of the mapped board. Everything the rest of the game
-        depends on (GL-3, GL-4)."""
-        a, b = self._bits
-        if symmetry is not None:
-            a, b = _permute(a, symmetry), _permute(b, symmetry)
-        return (a, b, self._to_move)
-
-
-@lru_cache(maxsize=64)
-def _symmetries(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
-    """The distinct non-identity cell permutations of the board's symmetries:
-    ``perm[i]`` is the image of cell ``i`` (row-major)."""
-    maps: list[Any] = [
-        lambda r, c: (rows - 1 - r, c),
-        lambda r, c: (r, cols - 1 - c),
-        lambda r, c: (rows - 1 - r, cols - 1 - c),
-    ]
-    if rows == cols:
-        n = rows
-        maps += [
-            lambda r, c: (c, r),
-            lambda r, c: (n - 1 - c, n - 1 - r),
-            lambda r, c: (c, n - 1 - r),
-            lambda r, c: (n - 1 - c, r),
-        ]
-    identity = tuple(range(rows * cols))
-    perms: list[tuple[int, ...]] = []
-    for f in maps:
-        p = []
-        for r in range(rows):
-            for c in range(cols):
-                rr, cc = f(r, c)
-                p.append(rr * cols + cc)
-        t = tuple(p)
-        if t != identity and t not in perms:
-            perms.append(t)
-    return tuple(perms)
-
-
-def _permute(bits: int, perm: Any) -> int:
-    out = 0
-    while bits:
-        low = bits & -bits
-        out |= 1 << perm[low.bit_length() - 1]
-        bits ^= low
-    return out

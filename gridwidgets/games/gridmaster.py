@@ -12,7 +12,7 @@ random games run per second (``benchmarks/gridmaster_speed.py``).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any, ClassVar
 
@@ -21,7 +21,11 @@ import numpy as np
 from ..core.errors import IllegalMoveError
 from ..core.game import CellMove, Game
 from ..core.gametype import GameType, MoveKind, Utility
-from ..core.notation import cell_name, col_label, parse_cell
+from ..core.notation import cell_name, parse_cell
+from .knowledge.gridmaster import GridMaster4Knowledge
+from .pictures.gridmaster import GridMaster4Picture
+from .terminal.gridmaster import GridMaster4Terminal
+from .views.gridmaster import GridMaster4View
 
 __all__ = ["JUMPS", "GridMaster4", "jump_cells"]
 
@@ -55,7 +59,7 @@ def jump_cells(cell: tuple[int, int], size: int) -> list[tuple[int, int]]:
     return [(r + dr, c + dc) for dr, dc in JUMPS if 0 <= r + dr < size and 0 <= c + dc < size]
 
 
-class GridMaster4(Game):
+class GridMaster4(GridMaster4Knowledge, GridMaster4Picture, GridMaster4Terminal, GridMaster4View, Game):
     """A game of GridMaster4 (RULES GM-1..GM-10).
 
     Args:
@@ -479,41 +483,6 @@ class GridMaster4(Game):
             out.append("".join(row))
         return out
 
-    def board_text(self, mark_legal: bool = False) -> str:
-        """The board as text, compact enough for 20x20 in 83 columns (GM-10, C-2).
-
-        Columns are lettered and rows numbered from the top, as in ``K10``. A
-        tile is its player's initial and number (``O12``: orange tile 12),
-        upper case while active, lower case once inactive (GM-5); ``.`` is an
-        open cell, and ``+`` a legal cell of a normal move (GM-4) when
-        ``mark_legal`` is on (in an opening or a free placement every open
-        cell is legal, so nothing is marked).
-        """
-        size = self.size
-        width = max(3, len(str(max(self._tile))) + 1)
-        legal: set[int] = set()
-        if mark_legal and self.turn_kind() == NORMAL:
-            legal = set(self._legal_indices())
-        lw = len(str(size))
-        lines = [" " * lw + "".join(f" {col_label(c):>{width}}" for c in range(size))]
-        for r in range(size):
-            row = []
-            for c in range(size):
-                i = r * size + c
-                q = self._owner[i]
-                if q < 0:
-                    text = "+" if i in legal else "."
-                else:
-                    letter = self.players[q][0]
-                    letter = letter.upper() if i in self._active[q] else letter.lower()
-                    text = f"{letter}{self._tile[i]}"
-                row.append(f" {text:>{width}}")
-            lines.append(f"{r + 1:>{lw}}" + "".join(row))
-        return "\n".join(lines)
-
-    def __str__(self) -> str:
-        return self.board_text() + "\n" + self.status()
-
     def status(self) -> str:
         """Whose turn and what kind, or the result (GM-8)."""
         if self._over:
@@ -534,35 +503,6 @@ class GridMaster4(Game):
             more = f" ({owed} owed)" if owed > 1 else ""
             return f"{name} to move: free placement, any open cell (GM-7){more}."
         return f"{name} to move: tile {self._score[self._to_move] + 1} on a jump cell (GM-4)."
-
-    def to_svg(
-        self,
-        size: int = 400,
-        show_forbidden: bool = False,
-        show_legal: bool = False,
-        marks: Iterable[tuple[int, int]] = (),
-    ) -> str:
-        """A static SVG of the position: tiles in their player's colour with
-        their number, inactive tiles muted, the last move outlined (GM-10).
-
-        Args:
-            size: width in CSS pixels.
-            show_forbidden: unused (GridMaster4 has no forbidden cells).
-            show_legal: mark the legal moves of the player to act with dots.
-            marks: more cells to mark with dots (e.g. jump cells, GM-3).
-        """
-        from ..core.draw import svg_tiles
-
-        last = self._history[-1].cell if self._history else None
-        tiles = {
-            (i // self.size, i % self.size): (self._tile[i], q, i in self._active[q])
-            for i, q in enumerate(self._owner)
-            if q >= 0
-        }
-        dots = list(marks) + ([m.cell for m in self.legal_moves()] if show_legal else [])
-        return svg_tiles(
-            self.size, tiles, COLOURS, last=last, marks=dots, size_px=size, title=f"GridMaster4: {self.status()}"
-        )
 
     # ------------------------------------------------------------------
     # Simulation and the solitaire puzzle
@@ -589,22 +529,6 @@ class GridMaster4(Game):
         """Every move places a tile on an open cell: at most ``min(players *
         tiles, size * size)`` moves (GM-1, GM-8)."""
         return min(len(self.players) * self.tiles_per_player, self._n)
-
-    def evaluate(self, player: int) -> float:
-        """Mobility for the next turn (GM-3..GM-5), ours: the open jump cells
-        of ``player``'s active tiles (their normal moves if the board stayed
-        as it is), plus 0.1 per active tile (more tiles to jump from later)."""
-        owner, jumps = self._owner, self._jumps
-        active = self._active[player]
-        targets = {j for a in active for j in jumps[a] if owner[j] < 0}
-        return len(targets) + 0.1 * len(active)
-
-    def position_key(self, symmetry: Any = None) -> Any:
-        """The cells' owners and tile numbers, the active tiles, who is in
-        play and owed what, and who is to move: everything the rest of the
-        game depends on (GM-4..GM-8)."""
-        return (tuple(self._owner), tuple(self._tile), tuple(frozenset(a) for a in self._active),
-                tuple(self._in_play), tuple(self._owed), tuple(self._opened), self._to_move, self._over)
 
     def solve(self, seed: int = 0, restarts: int = 200) -> list[CellMove]:
         """A complete tour for the one-player puzzle, from the current position:

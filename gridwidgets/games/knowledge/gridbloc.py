@@ -1,0 +1,38 @@
+"""What agents and the solver know of GridBloc beyond its rules: the knowledge hooks of
+:class:`~gridwidgets.core.Game` (evaluation, position keys, symmetries, the moves a search considers).
+
+A mixin of :class:`~gridwidgets.games.gridbloc.GridBloc` (``games/gridbloc.py`` holds the rules)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class GridBlocKnowledge:
+    """Knowledge hooks of GridBloc."""
+
+    def search_moves(self) -> list[Any]:
+        """In the setup phase only ``done`` (GB-10: more original walls or another
+        start do not make the contest; searching them would never end)."""
+        if self._phase == "setup":
+            from ..gridbloc import Done
+
+            return [Done()]
+        return self.legal_moves()
+
+    def evaluate(self, player: int) -> float:
+        """GB-5..GB-7, ours: ``player``'s points minus the other's over both
+        rounds, plus ``unscored_reachable()`` if ``player`` is the runner,
+        minus it if they block (the runner may still score up to that many)."""
+        if self._phase == "over":
+            return float(self.scores[player] - self.scores[1 - player])
+        s = self.scores
+        u = self.unscored_reachable()
+        return float(s[player] - s[1 - player]) + (u if player == self.runner_player else -u)
+
+    def position_key(self, symmetry: Any = None) -> Any:
+        """The walls, the runner's tile, the tiles scored this round, the
+        round, who acts and the points per round: everything the rest of the
+        game depends on (GB-3..GB-7)."""
+        return (tuple(self._walls), self._runner, tuple(self._visited), self._round, self._to_act, self._phase,
+                tuple(map(tuple, self._round_scores)), self._start, tuple(self._original))
