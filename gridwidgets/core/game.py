@@ -473,6 +473,10 @@ class Game(ABC):
 
     forbidden_rule: ClassVar[str] = ""
 
+    #: the players' colours, as names of the palette (:mod:`gridwidgets.core.palette`);
+    #: empty: the palette's default order (blue, red, green, teal, ...)
+    player_colours: ClassVar[tuple[str, ...]] = ()
+
     def cell_text(self, cell: Cell) -> str:
         """The text drawn in a cell: the owner's initial by default, ``""`` if empty."""
         owner = int(self.board[cell])

@@ -100,7 +100,7 @@ class GridMaster4(GridMaster4Knowledge, GridMaster4Picture, GridMaster4Terminal,
         "diagonally from one of your active tiles (GM-4). The highest tile wins."
     )
     #: the players' colours are named after them (GM-1): the palette's colours of these names
-    player_colours = NAMES
+    player_colours: ClassVar[tuple[str, ...]] = NAMES
     _static = frozenset({"_jumps", "_moves"})
     end_rule = "GM-8"
     turn_rule = "GM-1"
