@@ -27,3 +27,31 @@ class GridMaster4Knowledge:
         return (tuple(self._owner), tuple(self._tile), tuple(frozenset(a) for a in self._active),
                 tuple(self._in_play), tuple(self._owed), tuple(self._opened), self._to_move, self._over)
 
+    def solve(self, seed: int = 0, restarts: int = 200) -> list[Any]:
+        """A complete tour for the one-player puzzle, from the current position:
+        every remaining tile placed (GM-8), found by Warnsdorff's rule with
+        random tie-breaks and restarts.
+
+        Warnsdorff, H. C. (1823), *Des Rösselsprunges einfachste und
+        allgemeinste Lösung*: always move to the cell with the fewest onward
+        moves.
+
+        Args:
+            seed: seeds the tie-breaks.
+            restarts: attempts before giving up.
+
+        Returns:
+            The moves of the tour, in order (the game itself is unchanged);
+            play them with ``for m in tour: g.play(m)``.
+
+        Raises:
+            ValueError: for more than one player, or if no tour was found.
+        """
+        from ...agents.warnsdorff import warnsdorff_tour
+
+        if len(self.players) != 1:
+            raise ValueError("solve() is for the one-player puzzle (players=1)")
+        tour = warnsdorff_tour(self, seed=seed, restarts=restarts)
+        if tour is None:
+            raise ValueError(f"no complete tour found from this position in {restarts} attempts")
+        return tour
