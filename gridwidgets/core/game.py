@@ -1300,6 +1300,21 @@ class Game(ABC):
     def _repr_svg_(self) -> str:
         return self.to_svg()
 
+    def scene(self, *, show_legal: bool = False, show_forbidden: bool = False) -> Any:
+        """The picture of this position as generic layers (a
+        :class:`~gridwidgets.core.scene.Scene`: pieces, edges, regions,
+        overlays), which one renderer draws for every game. The default
+        draws each cell's text in its owner's colour and outlines the last
+        step; games override it to draw more.
+
+        Args:
+            show_legal: mark the legal cells of the player to act.
+            show_forbidden: mark the cells a rule forbids the mover (:meth:`forbidden_cells`).
+        """
+        from .scene import default_scene
+
+        return default_scene(self, show_legal=show_legal, show_forbidden=show_forbidden)
+
     def widget(self, **options: Any) -> Any:
         """The interactive board for this very game object (an anywidget).
 
