@@ -8,7 +8,7 @@ BUNDLE := gridwidgets/static/widget.js
 CHROMIUM := /usr/bin/chromium
 HOST ?= 127.0.0.1
 
-.PHONY: setup lab classroom docs test test-fast lint build chromium bench notebooks clean
+.PHONY: setup lab classroom docs test test-fast lint build chromium bench notebooks golden clean
 
 setup: $(VENV)/.installed $(BUNDLE)
 
@@ -55,6 +55,10 @@ test-fast: setup
 test: setup chromium lint
 	$(BIN)/python -m pytest tests notebooks --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg -q -p no:cacheprovider
 	$(BIN)/python -m pytest --markdown-docs --markdown-docs-syntax=superfences README.md docs -q -p no:cacheprovider
+
+# rewrite the golden playthroughs (tests/golden/*.txt) after a deliberate change; read the diff
+golden: setup
+	$(BIN)/python -m gridwidgets.testing golden tests/golden
 
 # re-run the tutorials in place (their stored outputs are what nbval checks)
 notebooks: setup

@@ -31,8 +31,8 @@ class IllegalMoveError(ValueError):
     The state of the game is unchanged when this is raised.
 
     Attributes:
-        rule: the rule id that forbids the move (``"GL-3"``), or the notation
-            rule (``"C-2"``, ``"GB-8"``, ``"BF-12"``) when it could not be read.
+        rule: the id of the rule that forbids the move, or of the notation
+            rule (``"C-2"``, or the game's own) when it could not be read.
         move: what was given, as given.
     """
 

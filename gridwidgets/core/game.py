@@ -18,7 +18,7 @@ chosen (M. Lanctot et al., "OpenSpiel", 2019, arXiv:1908.09453).
 per move, as notation files store it. Undo, redo, ``goto`` and the widget's
 history slider move by *steps*: a step is one decision, a single move or
 the revealed joint action of a simultaneous node, together with the moves
-the rules then made by themselves (a skipped placement, BF-7).
+the rules then made by themselves (say, a placement skipped because it fits nowhere).
 
 **Simultaneous nodes.** Where a game's :meth:`Game._simultaneous` names
 several players, each of them submits one move, in any order (``play(move,
@@ -69,7 +69,7 @@ _OWN = frozenset({"_observers", "_lock", "_quiet", "_dirty"})
 
 @dataclass(frozen=True, order=True)
 class CellMove:
-    """A move that is one cell (Gridlock GL-5, GridMaster4 GM-9).
+    """A move that is one cell (a marker, a tile, a step; ``MoveKind.CELL``).
 
     ``str(move)`` is its notation (``"B2"``, RULES C-2); ``move.cell`` the
     0-based ``(row, col)`` tuple (RULES C-1).
@@ -158,7 +158,7 @@ class Step:
 
     @property
     def automatic(self) -> tuple[Any, ...]:
-        """The moves the rules made by themselves after the decision (BF-7's skips)."""
+        """The moves the rules made by themselves after the decision."""
         return self.moves[1 if self.players is None else len(self.players) :]
 
     def __str__(self) -> str:
@@ -209,7 +209,7 @@ class Game(ABC):
     #: what kind of game this is (dynamics, information, chance, utility,
     #: players, move kinds); every generic layer reads it
     game_type: ClassVar[GameType]
-    #: the registry name and save-file id, ``game_type.short_name`` (``"gridlock"``)
+    #: the registry name and save-file id, ``game_type.short_name``
     game_id: ClassVar[str] = ""
     #: version of this game's save format
     save_version: ClassVar[int] = 1
@@ -422,6 +422,9 @@ class Game(ABC):
     presets: ClassVar[dict[str, tuple[str, dict[str, Any]]]] = {}
     #: one or two sentences on how to play on the board, for menus and help
     how_to_play: ClassVar[str] = ""
+    #: options of a small game of this kind, quick to play out: golden playthroughs,
+    #: conformance checks and demos use them (default: the default options)
+    small_options: ClassVar[dict[str, Any]] = {}
 
     # Knowledge hooks: what agents and the solver use --------------------------
     def evaluate(self, player: int) -> float | None:
@@ -434,7 +437,8 @@ class Game(ABC):
     def search_moves(self) -> list[Any]:
         """The moves a search considers here (default :meth:`legal_moves`).
         A game may leave out moves that only lengthen the search without
-        changing the contest (GridBloc's setup: only ``done``)."""
+        changing the contest (a setup phase whose only move that matters
+        is the one that ends it)."""
         return self.legal_moves()
 
     def symmetries(self) -> list[tuple[int, ...]]:
@@ -740,7 +744,7 @@ class Game(ABC):
             raise
         self._history.append(move)
         # moves the rules made by themselves right after this one (a skipped
-        # placement, BF-7) go into the history too, and are undone with it
+        # placement) go into the history too, and are undone with it
         auto = self._auto
         if auto:
             self._auto = []

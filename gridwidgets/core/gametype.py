@@ -33,7 +33,7 @@ class Information(str, Enum):
 
     #: every player sees the whole state
     PERFECT = "perfect"
-    #: something is hidden from some player (a submitted bid, BF-5)
+    #: something is hidden from some player (a submission not yet revealed)
     IMPERFECT = "imperfect"
 
 
@@ -43,7 +43,7 @@ class Chance(str, Enum):
     #: no chance at all (OpenSpiel: deterministic)
     NONE = "none"
     #: only the setup is random, drawn from a seed given to the constructor
-    #: (Block Four's cards, BF-4); after it the game is deterministic
+    #: (cards dealt, pieces placed); after it the game is deterministic
     SEEDED_SETUP = "seeded setup"
 
 
@@ -77,8 +77,8 @@ class GameType:
     """The static description of a game class (OpenSpiel's ``GameType``).
 
     Attributes:
-        short_name: the registry name and save-file id (``"gridlock"``).
-        long_name: the name for people (``"Block Four"``).
+        short_name: the registry name and save-file id (``"tictactoe"``).
+        long_name: the name for people (``"Tic-tac-toe"``).
         dynamics: sequential, or simultaneous if any node collects joint actions.
         information: perfect, or imperfect if anything is ever hidden.
         chance: none, or a seeded setup.

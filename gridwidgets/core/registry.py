@@ -115,13 +115,14 @@ def games() -> dict[str, type[Game]]:
 
 
 def names() -> list[str]:
-    """The names of the registered games (``"gridlock"``, ...)."""
+    """The names of the registered games, the package's own first."""
     return list(games())
 
 
 def get(name: str) -> type[Game]:
     """The game class registered as ``name`` (its short name, or its long
-    name, in any case: ``"gridlock"``, ``"Block Four"``).
+    name, in any case, spaces and dashes ignored: ``"tic-tac-toe"`` finds a game whose long name is
+    ``"Tic-tac-toe"``).
 
     Raises:
         ValueError: for an unknown name, listing the known ones.

@@ -53,7 +53,7 @@ class Piece:
         kind: one of :data:`PIECE_KINDS`.
         player: whose colour (player id), ``-1`` for the neutral ink.
         text: the mark's glyph, the text, or the tile's number.
-        active: for a tile: ``False`` draws it muted (GridMaster4's inactive tiles).
+        active: for a tile: ``False`` draws it muted (a tile out of play).
         label: how it is named for people (screen readers, tooltips); ``""``: the text.
     """
 
@@ -105,7 +105,7 @@ class Scene:
 
     Attributes:
         rows, cols: the board's size in cells.
-        title: what the picture shows, for people (``"Gridlock: X to move."``).
+        title: what the picture shows, for people (``"Tic-tac-toe: X to move."``).
         colours: palette colour names per player (``core/palette.json``).
         holes: cells that are not part of the board (drawn as gaps).
         regions: :class:`Region` layers.

@@ -104,7 +104,7 @@ def load_preset(name: str) -> dict[str, Any]:
     if name == "blank":
         return {"walls": [], "holes": []}
     try:
-        text = resources.files("gridwidgets.presets").joinpath(f"gridbloc-{name}.json").read_text()
+        text = resources.files("gridwidgets.games.presets").joinpath(f"gridbloc-{name}.json").read_text()
     except FileNotFoundError:
         raise ValueError(f"unknown GridBloc preset {name!r}: use 'classic' or 'blank' (GB-1)") from None
     return json.loads(text)
@@ -198,6 +198,7 @@ class GridBloc(GridBlocKnowledge, GridBlocPicture, GridBlocTerminal, GridBlocVie
         "The runner steps to a neighbouring tile (diagonals too) and scores each new tile; the "
         "blocker clicks a line between two tiles to build a wall. Roles swap for round two (GB-7)."
     )
+    small_options: ClassVar[dict[str, Any]] = {"size": 5}
     _static = frozenset(
         {"_edge_ids", "_edge_tiles", "_step_table", "_wall_objs", "_hole_mask", "_hole_edge", "_holes"}
     )

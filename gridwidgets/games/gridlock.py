@@ -82,6 +82,7 @@ class Gridlock(GridlockKnowledge, GridlockPicture, GridlockTerminal, GridlockVie
         "Click an empty cell to place your mark, never beside, above or below a mark of the other "
         "player (GL-3). Whoever cannot move loses (GL-4)."
     )
+    small_options: ClassVar[dict[str, Any]] = {"rows": 4, "cols": 5}
     end_rule = "GL-4"
     turn_rule = "GL-2"
     forbidden_rule = "GL-3"

@@ -99,6 +99,7 @@ class GridMaster4(GridMaster4Knowledge, GridMaster4Picture, GridMaster4Terminal,
         "Your first tile goes on any open cell (GM-2); each next tile goes 3 cells straight or 2 "
         "diagonally from one of your active tiles (GM-4). The highest tile wins."
     )
+    small_options: ClassVar[dict[str, Any]] = {"size": 8, "tiles": 20}
     #: the players' colours are named after them (GM-1): the palette's colours of these names
     player_colours: ClassVar[tuple[str, ...]] = NAMES
     _static = frozenset({"_jumps", "_moves"})

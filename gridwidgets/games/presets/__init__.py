@@ -1,1 +1,1 @@
-"""Boards shipped with the package (GridBloc presets, RULES GB-1)."""
+"""Boards shipped with the package for the games (presets, e.g. GB-1)."""
