@@ -15,7 +15,7 @@ import pytest
 
 import gridwidgets as gw
 from gridwidgets.core import CellMove, Game, GameType, IllegalMoveError, parse_cell
-from gridwidgets.core.gametype import Dynamics, Information, MoveKind, Utility
+from gridwidgets.core.gametype import Dynamics, Information, MoveKind
 from gridwidgets.testing import GOLDEN_SEED, GameCheckError, check_game, playthrough
 
 GOLDEN = pathlib.Path(__file__).parent / "golden"

@@ -7,12 +7,11 @@ from __future__ import annotations
 import json
 
 import pytest
+from docgames import load
 
 import gridwidgets as gw
 from gridwidgets.agents import MCTSAgent, RandomAgent
 from gridwidgets.testing import check_game
-
-from docgames import load
 
 GAMES = load()
 NAMES = sorted(GAMES)

@@ -48,3 +48,37 @@ def test_there_are_examples_to_run():
 @pytest.mark.parametrize("name, code", EXAMPLES, ids=[n for n, _ in EXAMPLES])
 def test_docstring_example_runs(name, code):
     exec(compile(code, name, "exec"), {"__name__": "__docstring_example__"})
+
+
+def doctest_modules() -> list[str]:
+    """The package's modules whose docstrings hold ``>>>`` examples."""
+    import doctest
+
+    finder = doctest.DocTestFinder()
+    names = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        for info in pkgutil.walk_packages(gridwidgets.__path__, "gridwidgets."):
+            if info.name.endswith("__main__"):
+                continue
+            module = importlib.import_module(info.name)
+            if any(t.examples for t in finder.find(module)):
+                names.append(info.name)
+    return sorted(names)
+
+
+DOCTEST_MODULES = doctest_modules()
+
+
+def test_there_are_doctests():
+    assert DOCTEST_MODULES, "no >>> examples found in the package"
+
+
+@pytest.mark.parametrize("name", DOCTEST_MODULES)
+def test_doctests_pass(name):
+    """Every ``>>>`` example in the package's docstrings gives the output it shows."""
+    import doctest
+
+    module = importlib.import_module(name)
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE, verbose=False)
+    assert result.attempted > 0 and result.failed == 0, f"{result.failed} of {result.attempted} failed in {name}"

@@ -14,6 +14,12 @@ def shorten(value: object, limit: int = ECHO_LIMIT) -> str:
 
     Input of any size is echoed in bounded time and space: a 10 MB string
     becomes ``'aaaa…' (10,000,000 characters)``.
+
+    Example:
+        >>> shorten("B2")
+        "'B2'"
+        >>> shorten("x" * 10_000_000, limit=4)
+        "'xxxx'… (10,000,000 characters)"
     """
     if isinstance(value, (str, bytes)) and len(value) > limit:
         head = value[:limit]

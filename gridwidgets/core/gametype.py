@@ -86,6 +86,10 @@ class GameType:
         min_players, max_players: the player counts the options allow.
         move_kinds: the kinds of moves the game has, in the order a player meets them.
         rules: where the rules are written for people (a page of the docs).
+
+    Example:
+        >>> print(GameType("claim", "Claim", dynamics=Dynamics.SIMULTANEOUS, information=Information.IMPERFECT))
+        Claim: simultaneous, imperfect information, chance: none, zero-sum, 2 players, moves: cell
     """
 
     short_name: str

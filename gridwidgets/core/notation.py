@@ -74,6 +74,14 @@ def parse_cell(value: Any, rows: int, cols: int) -> Cell:
     Returns:
         The 0-based ``(row, col)`` tuple.
 
+    Example:
+        >>> parse_cell("C2", 4, 4), parse_cell("2 3", 4, 4), parse_cell((1, 2), 4, 4)
+        ((1, 2), (1, 2), (1, 2))
+        >>> parse_cell("E9", 4, 4)
+        Traceback (most recent call last):
+        ...
+        gridwidgets.core.errors.IllegalMoveError: E9 is off the 4x4 board (C-1)
+
     Raises:
         InvalidMoveError: (rule ``C-2``) if the value cannot be read; text
             longer than :data:`MAX_CELL_TEXT` is refused at once.

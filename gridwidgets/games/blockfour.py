@@ -189,6 +189,21 @@ class BlockFour(BlockFourKnowledge, BlockFourPicture, BlockFourTerminal, BlockFo
     or ``"over"``. ``board`` is an ``int8`` array ``(9, 9)``: ``-1`` empty,
     else the mark's player. ``scores`` are the fields each player controls
     (BF-9).
+
+    Example:
+        >>> g = BlockFour(x_table=("L", "T"))
+        >>> g.play("IO", player=0)      # X's bid: hidden (BF-5)
+        Bid('IO', player=0)
+        >>> g.pending_bids, g.history
+        ((True, False), [])
+        >>> g.play("IL", player=1)      # O's bid: both revealed, one step of the history
+        Bid('IL', player=1)
+        >>> [str(s) for s in g.steps], g.to_place
+        (['IO + IL'], (1, 'L'))
+        >>> g.undo()                    # undo takes the whole joint action back
+        JointMove(players=(0, 1), moves=(Bid('IO', player=0), Bid('IL', player=1)))
+        >>> g.redo() and g.phase
+        'place'
     """
 
     game_type = GameType(
