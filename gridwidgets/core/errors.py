@@ -1,4 +1,4 @@
-"""Errors shared by every game (RULES C-5) and the helper that keeps their
+"""Errors shared by every game (rule C-5) and the helper that keeps their
 messages short."""
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ def shorten(value: object, limit: int = ECHO_LIMIT) -> str:
 
 
 class IllegalMoveError(ValueError):
-    """A move that the rules forbid, or that cannot be read (RULES C-5).
+    """A move that the rules forbid, or that cannot be read (rule C-5).
 
     The state of the game is unchanged when this is raised.
 
@@ -50,7 +50,7 @@ class IllegalMoveError(ValueError):
 
 
 class InvalidMoveError(IllegalMoveError):
-    """A move that cannot be read at all: not notation of this game (RULES C-2).
+    """A move that cannot be read at all: not notation of this game (rule C-2).
 
     A subclass of :class:`IllegalMoveError` (and so of ``ValueError``): code
     that catches illegal moves catches these too, and code that wants to

@@ -71,8 +71,8 @@ _OWN = frozenset({"_observers", "_lock", "_quiet", "_dirty"})
 class CellMove:
     """A move that is one cell (a marker, a tile, a step; ``MoveKind.CELL``).
 
-    ``str(move)`` is its notation (``"B2"``, RULES C-2); ``move.cell`` the
-    0-based ``(row, col)`` tuple (RULES C-1).
+    ``str(move)`` is its notation (``"B2"``, rule C-2); ``move.cell`` the
+    0-based ``(row, col)`` tuple (rule C-1).
     """
 
     cell: Cell
@@ -221,7 +221,7 @@ class Game(ABC):
     final_rule: ClassVar[str] = "C-5"
     #: the rule that keeps submissions hidden (cited when a view would need one)
     secrecy_rule: ClassVar[str] = "C-5"
-    #: player names, index = player id (RULES C-3)
+    #: player names, index = player id (rule C-3)
     players: tuple[str, ...] = ()
     rows: int
     cols: int
@@ -304,7 +304,7 @@ class Game(ABC):
                 player to act. Sequential games may ignore it.
 
         Raises:
-            InvalidMoveError: when it cannot be read (RULES C-2).
+            InvalidMoveError: when it cannot be read (rule C-2).
             IllegalMoveError: when it can be read but names something that
                 cannot be (a cell off the board, C-1).
         """
@@ -337,7 +337,7 @@ class Game(ABC):
     @property
     @abstractmethod
     def current_player(self) -> int | None:
-        """The player to act (RULES C-3), ``None`` when the game is over.
+        """The player to act (rule C-3), ``None`` when the game is over.
 
         At a simultaneous node: a player who has not submitted yet (by
         convention the lowest-numbered one, :meth:`_first_to_submit`).
@@ -346,7 +346,7 @@ class Game(ABC):
     @property
     @abstractmethod
     def winners(self) -> tuple[int, ...]:
-        """Every winning or drawing player; empty while ongoing (RULES C-4)."""
+        """Every winning or drawing player; empty while ongoing (rule C-4)."""
 
     @property
     @abstractmethod
@@ -501,7 +501,7 @@ class Game(ABC):
 
     @property
     def winner(self) -> int | None:
-        """The single winner's id, or ``None`` (ongoing, draw or shared win; RULES C-4)."""
+        """The single winner's id, or ``None`` (ongoing, draw or shared win; rule C-4)."""
         w = self.winners
         return w[0] if len(w) == 1 else None
 
@@ -602,7 +602,7 @@ class Game(ABC):
         """Play a move for the player to act, or submit one at a simultaneous node.
 
         Args:
-            move: a move object, its notation string (``"B2"``, RULES C-2),
+            move: a move object, its notation string (``"B2"``, rule C-2),
                 or for a cell move a 0-based ``(row, col)`` tuple.
             player: if given, the player who means to move; at a sequential
                 node a different player than :attr:`current_player` is
@@ -614,7 +614,7 @@ class Game(ABC):
 
         Raises:
             IllegalMoveError: naming the broken rule; the state is unchanged
-                (RULES C-5). :class:`InvalidMoveError`, a subclass, when the
+                (rule C-5). :class:`InvalidMoveError`, a subclass, when the
                 move cannot be read.
         """
         lock = self._lock
@@ -634,7 +634,7 @@ class Game(ABC):
             lock.release()
 
     def _check_player(self, player: Any, move: Any) -> None:
-        """Refuse a ``player`` that is not a player id of this game (RULES C-3)."""
+        """Refuse a ``player`` that is not a player id of this game (rule C-3)."""
         if player is None:
             return
         if not isinstance(player, (int, np.integer)) or isinstance(player, bool) or not 0 <= player < len(

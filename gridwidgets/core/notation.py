@@ -1,4 +1,4 @@
-"""Cells and their notation (RULES C-1, C-2).
+"""Cells and their notation (rule C-1, C-2).
 
 In Python a cell is a 0-based ``(row, col)`` tuple, row 0 at the top
 (numpy order). For people a cell is written spreadsheet style: column
@@ -57,13 +57,13 @@ def col_index(letters: str) -> int:
 
 
 def cell_name(cell: Cell) -> str:
-    """Notation of a 0-based ``(row, col)`` cell: ``(1, 2)`` -> ``"C2"`` (RULES C-2)."""
+    """Notation of a 0-based ``(row, col)`` cell: ``(1, 2)`` -> ``"C2"`` (rule C-2)."""
     row, col = cell
     return f"{col_label(col)}{row + 1}"
 
 
 def parse_cell(value: Any, rows: int, cols: int) -> Cell:
-    """Read a cell given as ``"C2"``, ``"2 3"``, ``"2,3"`` or ``(1, 2)`` (RULES C-1, C-2).
+    """Read a cell given as ``"C2"``, ``"2 3"``, ``"2,3"`` or ``(1, 2)`` (rule C-1, C-2).
 
     Args:
         value: the cell, in notation (case-insensitive), the 1-based

@@ -15,7 +15,7 @@ last move, which is enough for games whose moves are cells. A game
 overrides ``scene()`` to draw more. ``scene.to_dict()`` is its JSON form
 (what the widget sends).
 
-Coordinates are cells, ``(row, col)``, 0-based, row 0 on top (RULES C-1).
+Coordinates are cells, ``(row, col)``, 0-based, row 0 on top (rule C-1).
 Colours are players' (an index into ``colours``, palette names) or, for
 ``-1``, the board's neutral ink.
 """

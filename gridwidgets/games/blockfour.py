@@ -174,7 +174,7 @@ _MAX_TEXT = 64
 
 
 class BlockFour(BlockFourKnowledge, BlockFourPicture, BlockFourTerminal, BlockFourView, Game):
-    """A game of Block Four (RULES BF-1..BF-13).
+    """A game of Block Four (rules BF-1..BF-13, on the docs page *Rules: Block Four*).
 
     Args:
         seed: seeds the setup (BF-4): two of X's five cards are drawn at

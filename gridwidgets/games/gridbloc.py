@@ -154,7 +154,7 @@ def _geometry(
 
 
 class GridBloc(GridBlocKnowledge, GridBlocPicture, GridBlocTerminal, GridBlocView, Game):
-    """A game of GridBloc, basic rules (RULES GB-1..GB-10).
+    """A game of GridBloc, basic rules (rules GB-1..GB-10, on the docs page *Rules: GridBloc*).
 
     Args:
         size: the board is ``size x size`` tiles, 2 to 26 (GB-1; default 9).

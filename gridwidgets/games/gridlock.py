@@ -43,7 +43,7 @@ class Gridlock(GridlockKnowledge, GridlockPicture, GridlockTerminal, GridlockVie
     """A game of Gridlock on a ``rows x cols`` board.
 
     Args:
-        rows: number of rows, 1 to 26 (RULES GL-1; default 4).
+        rows: number of rows, 1 to 26 (rule GL-1; default 4).
         cols: number of columns, 1 to 26 (default 4).
 
     Raises:

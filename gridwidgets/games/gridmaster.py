@@ -60,7 +60,7 @@ def jump_cells(cell: tuple[int, int], size: int) -> list[tuple[int, int]]:
 
 
 class GridMaster4(GridMaster4Knowledge, GridMaster4Picture, GridMaster4Terminal, GridMaster4View, Game):
-    """A game of GridMaster4 (RULES GM-1..GM-10).
+    """A game of GridMaster4 (rules GM-1..GM-10, on the docs page *Rules: GridMaster4*).
 
     Args:
         size: the board is ``size x size`` cells, 1 to 26 (GM-1; default 20).
