@@ -13,9 +13,9 @@ Four figures, each printed beside its goal:
 (b) ``BlockFour.simulate(n, seed=..., progress=False, x_table=("L", "T"))``
     with ``n_jobs=1`` and ``n_jobs=2`` (goal: 2,000 games in at most 10 s
     with ``n_jobs=2``). The results must not depend on ``n_jobs`` (checked).
-    The setup is fixed because ``simulate`` does not seed the engine's own
-    draw of X's table cards (BF-4): with it left to the engine, two runs
-    with the same seed differ (checked and printed too).
+    The setup is fixed here; left to the engine, each game's setup is drawn
+    from that game's own seed (BF-4, ``Game.new_for_seed``), so two runs with
+    the same seed agree too (checked and printed).
 (c) listing every legal placement of each shape on an empty board, as the
     widget does for each placement (BF-3, BF-7): the median over many
     repetitions of ``legal_moves()`` in a placement phase of that shape
@@ -110,10 +110,10 @@ def simulation(n_games: int, seed: int = 1) -> dict:
         results[n_jobs] = BlockFour.simulate(n_games, seed=seed, n_jobs=n_jobs, progress=False, x_table=("L", "T"))
         out[f"n_jobs={n_jobs}_s"] = time.perf_counter() - t0
         out[f"n_jobs={n_jobs}_games_per_s"] = n_games / out[f"n_jobs={n_jobs}_s"]
-    out["same_results"] = results[1] == results[2]
+    out["same_results"] = results[1].equals(results[2])
     out["speedup_2"] = out["n_jobs=1_s"] / out["n_jobs=2_s"]
     free = [BlockFour.simulate(50, seed=seed, progress=False) for _ in range(2)]
-    out["same_results_free_setup"] = free[0] == free[1]
+    out["same_results_free_setup"] = free[0].equals(free[1])
     return out
 
 
@@ -215,7 +215,7 @@ def main(argv: list[str] | None = None) -> int:
     print(
         "    two runs of simulate(50, seed=...) with the setup left to the engine agree:"
         f" {rb['same_results_free_setup']}" + ("" if rb["same_results_free_setup"] else
-                                               "  (the setup, BF-4, is not seeded by simulate)")
+                                               "  (unexpected: the setup, BF-4, is drawn from each game's seed)")
     )
     print()
     print(f"(c) all legal placements on an empty board, legal_moves(), median of {rc['repeats']}")

@@ -79,7 +79,7 @@ def simulation(n_games: int, seed: int = 1) -> dict:
         results[n_jobs] = GridMaster4.simulate(n_games, seed=seed, n_jobs=n_jobs, progress=False)
         out[f"n_jobs={n_jobs}_s"] = time.perf_counter() - t0
         out[f"n_jobs={n_jobs}_games_per_s"] = n_games / out[f"n_jobs={n_jobs}_s"]
-    out["same_results"] = results[1] == results[2] == results[-1]
+    out["same_results"] = results[1].equals(results[2]) and results[1].equals(results[-1])
     out["speedup_2"] = out["n_jobs=1_s"] / out["n_jobs=2_s"]
     out["speedup_all"] = out["n_jobs=1_s"] / out["n_jobs=-1_s"]
     return out
