@@ -453,6 +453,9 @@ class Game(ABC):
         the history itself: always right, never merges transpositions."""
         return (tuple(str(m) for m in self._history), tuple(sorted(self._pending)))
 
+    #: analysis functions particular to this game, ``{name: function}``, served as
+    #: ``gridwidgets.analysis.<name>`` (a game's own tables or plots); none by default
+    analysis_tools: ClassVar[dict[str, Callable[..., Any]]] = {}
     #: a fast exact solver for this game, ``f(game, *, time_limit, max_nodes,
     #: progress) -> Solution``, used by ``analysis.solve`` instead of its generic search
     exact_solver: ClassVar[Callable[..., Any] | None] = None
