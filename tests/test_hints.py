@@ -241,11 +241,22 @@ def test_budget_change_recomputes():
     w.close()
 
 
+@pytest.mark.parametrize("make", [lambda: gw.GridMaster4(size=6), lambda: gw.BlockFour(seed=1)],
+                         ids=["gridmaster4", "blockfour"])
+def test_a_game_that_cannot_be_solved_does_not_offer_solve_hints(make):
+    # the metadata decides (more than two players; simultaneous hidden moves): Python refuses
+    game = make()
+    w = game.widget()
+    assert "solve" not in w.state["contract"]["hint_kinds"] and "mcts" in w.state["contract"]["hint_kinds"]
+    w.hints = "solve"
+    assert w.hints == "" and "offers the hints 'mcts'" in w.state["message"]
+    assert game.version == 0
+    w.close()
+
+
 @pytest.mark.parametrize(
     "make, words",
     [
-        pytest.param(lambda: gw.GridMaster4(size=6), ["GridMaster4"], id="gridmaster4"),
-        pytest.param(lambda: gw.BlockFour(seed=1), ["BlockFour"], id="blockfour"),
         pytest.param(lambda: gw.Gridlock(8, 8), ["solve stopped", "time_limit"], id="too-big"),
     ],
 )

@@ -480,6 +480,33 @@ class Game(ABC):
 
     forbidden_rule: ClassVar[str] = ""
 
+    # View hooks: what the browser's board needs (gridwidgets.widgets reads them) -------
+    #: the front-end layer that draws this game (``js/src/games/<name>.ts``); ``""``: the
+    #: generic view, which draws :meth:`scene` and handles cell, edge, multi-cell and choice moves
+    frontend_layer: ClassVar[str] = ""
+    #: default values of the widget's options for this game (``{"show_legal": True}``)
+    widget_defaults: ClassVar[dict[str, Any]] = {}
+    #: extra synced options of this game's widget, ``{name: default}`` (bool, int, float or str)
+    widget_options: ClassVar[dict[str, Any]] = {}
+
+    def frontend_state(self) -> dict[str, Any]:
+        """What this game's front-end layer needs beyond the generic state, as
+        JSON-able values (the widget's ``state["extra"]``); public information only."""
+        return {}
+
+    def board_spec(self) -> dict[str, Any] | None:
+        """The board as a design (a dict a constructor option takes back), for games
+        with a board editor; ``None`` (the default): the game has no editor."""
+        return None
+
+    def edit_board(self, action: str, target: str) -> Game:
+        """A new game on the board changed by one edit (the widget's editor).
+
+        Raises:
+            ValueError: if the game has no editor, the edit is unknown or makes the board invalid.
+        """
+        raise ValueError(f"{self.game_type.long_name} has no board editor")
+
     #: the players' colours, as names of the palette (:mod:`gridwidgets.core.palette`);
     #: empty: the palette's default order (blue, red, green, teal, ...)
     player_colours: ClassVar[tuple[str, ...]] = ()

@@ -9,6 +9,7 @@ down in ``docs/frontend.md``.
 
 from __future__ import annotations
 
+import json
 import pathlib
 import threading
 from collections.abc import Mapping
@@ -17,11 +18,12 @@ from typing import Any
 import anywidget
 import traitlets
 
-from ..analysis.hints import HINT_KINDS, compute_hints
-from ..core.errors import IllegalMoveError
+from ..analysis.hints import HINT_KINDS, compute_hints, hint_kinds
+from ..core.errors import IllegalMoveError, shorten
 from ..core.game import Game
+from ..core.scene import move_target
 
-__all__ = ["HINT_KINDS", "GameWidget", "compute_hints"]
+__all__ = ["HINT_KINDS", "GameWidget", "compute_hints", "widget_class"]
 
 _STATIC = pathlib.Path(__file__).resolve().parent.parent / "static"
 
@@ -61,6 +63,15 @@ class GameWidget(anywidget.AnyWidget):
     Attributes:
         game: the game object (the same one, not a copy).
         state: the synced public state (see ``docs/frontend.md``).
+
+    One class serves every game; what is particular to a game comes from its
+    view hooks (:class:`~gridwidgets.core.Game`): ``frontend_layer`` (the page's
+    layer that draws it; ``""``: the generic view, which draws ``scene()`` and
+    handles cell, edge, multi-cell and choice moves from ``state["targets"]``),
+    ``frontend_state()`` (``state["extra"]``), ``widget_defaults`` (default
+    options), ``widget_options`` (extra synced options) and the board editor,
+    ``board_spec()`` and ``edit_board(action, target)``. :func:`widget_class`
+    makes each game's ``<ClassName>Widget`` class.
     """
 
     _esm = _STATIC / "widget.js"
@@ -76,9 +87,20 @@ class GameWidget(anywidget.AnyWidget):
     hint_budget = traitlets.Float(1.0, min=0.05, max=60.0).tag(sync=True)
     hint_data = traitlets.Dict().tag(sync=True)
 
-    def __init__(self, game: Game, agents: Mapping[int, Any] | None = None, **kwargs: Any) -> None:
+    #: the game class a widget class made by :func:`widget_class` is for (``None``: any game)
+    game_class: type[Game] | None = None
+
+    def __init__(self, game: Game | None = None, agents: Mapping[int, Any] | None = None, **kwargs: Any) -> None:
+        if game is None:
+            if self.game_class is None:
+                raise TypeError("GameWidget needs a game: GameWidget(game) or game.widget()")
+            game = self.game_class()
         if not isinstance(game, Game):
             raise TypeError(f"expected a gridwidgets game, got {type(game).__name__}")
+        if self.game_class is not None and not isinstance(game, self.game_class):
+            raise TypeError(f"{type(self).__name__} shows a {self.game_class.__name__}, not a {type(game).__name__}")
+        for name, value in type(game).widget_defaults.items():
+            kwargs.setdefault(name, value)
         self._game = game
         self._message = ("", "")
         self._hint_lock = threading.RLock()
@@ -142,22 +164,26 @@ class GameWidget(anywidget.AnyWidget):
 
     # -- Python -> browser ----------------------------------------------
     def game_state(self) -> dict[str, Any]:
-        """The public state sent to the browser (``docs/frontend.md``).
-
-        Subclasses add game-specific keys under ``"extra"``.
-        """
+        """The public state sent to the browser (``docs/frontend.md``): built from
+        public information only (a hidden submission is never in it)."""
         g = self._game
         cells: list[str] = []
         owners: list[int] = []
         board = g.board
+        cell_text = g.cell_text
         for r in range(g.rows):
             for c in range(g.cols):
-                cells.append(g.cell_text((r, c)))
+                cells.append(cell_text((r, c)))
                 owners.append(int(board[r, c]))
         history = g.history
-        last = history[-1] if history else None
-        return {
+        steps = g.steps
+        future_steps = g.future_steps
+        last = steps[-1].decision if steps else None
+        legal = g.legal_moves()
+        generic = not type(g).frontend_layer
+        state: dict[str, Any] = {
             "game": g.game_id,
+            "layer": type(g).frontend_layer,
             "version": g.version,
             "rows": g.rows,
             "cols": g.cols,
@@ -165,14 +191,19 @@ class GameWidget(anywidget.AnyWidget):
             "row_labels": g.row_labels(),
             "players": list(g.players),
             "current_player": g.current_player,
+            "pending": list(g.pending),
             "cells": cells,
             "owners": owners,
-            "legal": [str(m) for m in g.legal_moves()],
+            "legal": [str(m) for m in legal],
             "forbidden": [_cell_str(c) for c in g.forbidden_cells()],
             "forbidden_rule": g.forbidden_rule,
-            "last_move": str(last) if last is not None else None,
+            "last_move": str(history[-1]) if history else None,
+            "last_step": str(last) if last is not None else None,
             "history": [str(m) for m in history],
             "future": [str(m) for m in g.future],
+            "steps": [str(st) for st in steps],
+            "future_steps": [str(d) for d in future_steps],
+            "step": len(steps),
             "is_over": g.is_over,
             "winners": list(g.winners),
             "status": g.status(),
@@ -181,12 +212,31 @@ class GameWidget(anywidget.AnyWidget):
             "agent_to_move": self.agent_to_move(),
             "message": self._message[0],
             "message_kind": self._message[1],
-            "extra": self.extra_state(),
+            "contract": self.contract(),
+            "extra": g.frontend_state(),
         }
+        if generic:
+            # a game without a layer of its own: the picture and where each legal move is
+            state["scene"] = g.scene().to_dict()
+            state["targets"] = [_target(m) for m in legal]
+        return state
 
-    def extra_state(self) -> dict[str, Any]:
-        """Per-game additions to ``state`` (none here)."""
-        return {}
+    def contract(self) -> dict[str, Any]:
+        """What the page must know of this game and of the widget's limits, decided
+        here in Python: ``hint_kinds`` the game offers, the ``delay`` bounds (ms),
+        the players' ``colours`` (palette names), the ``move_kinds`` and whether the
+        game has a board ``editor``."""
+        g = self._game
+        delay = type(self).delay
+        return {
+            "hint_kinds": hint_kinds(g),
+            "delay_min": int(delay.min),  # type: ignore[attr-defined]
+            "delay_max": int(delay.max),  # type: ignore[attr-defined]
+            "colours": _colour_names(g),
+            "move_kinds": [k.value for k in g.game_type.move_kinds],
+            "simultaneous": g.game_type.simultaneous,
+            "editor": g.board_spec() is not None,
+        }
 
     def _sync(self) -> None:
         # one trait, replaced whole: one move is one message to the browser
@@ -201,8 +251,10 @@ class GameWidget(anywidget.AnyWidget):
     # -- hints ------------------------------------------------------------
     @traitlets.observe("hints", "hint_budget")
     def _on_hints(self, change: Any) -> None:
-        if change["name"] == "hints" and change["new"] not in HINT_KINDS:
-            self._say(f"Refused: hints must be one of {', '.join(repr(k) for k in HINT_KINDS)}.")
+        if change["name"] == "hints" and change["new"] and change["new"] not in hint_kinds(self._game):
+            offered = ", ".join(repr(k) for k in hint_kinds(self._game))
+            self._say(f"Refused: {self._game.game_type.long_name} offers the hints {offered} "
+                      f"(not {shorten(change['new'])}).")
             self.hints = ""
             return
         self._start_hints()
@@ -256,9 +308,15 @@ class GameWidget(anywidget.AnyWidget):
     def handle_intent(self, content: Any) -> bool:
         """Carry out one intent (``docs/frontend.md``); refuse a malformed one.
 
+        Intents: ``play`` (``move``, ``version``, ``player``), ``undo``, ``redo``,
+        ``new``, ``goto`` (``index``: a step; ``seek`` is its old name, still
+        accepted), ``agent-step`` (``version``), ``edit`` (``action``, ``target``:
+        the board editor of a game that has one).
+
         Returns:
             True if the game changed, False if the intent was refused (the
-            refusal is shown in ``state["message"]``).
+            refusal is shown in ``state["message"]``, echoing at most a few
+            dozen characters of what was sent).
         """
         if not isinstance(content, dict):
             self._say("Refused: a message from the page must be an object.")
@@ -266,32 +324,7 @@ class GameWidget(anywidget.AnyWidget):
         kind = content.get("type")
         g = self._game
         if kind == "play":
-            move = content.get("move")
-            if not isinstance(move, str) or not move or len(move) > _MAX_MOVE_LEN:
-                self._say(f"Refused: {move!r} is not a move.")
-                return False
-            version = content.get("version")
-            if version is not None and version != g.version:
-                self._say("Refused: the board changed before that click arrived; try again.")
-                return False
-            player = content.get("player")
-            if player is not None and (not isinstance(player, int) or isinstance(player, bool)):
-                self._say(f"Refused: {player!r} is not a player.")
-                return False
-            if self.agent_to_move():
-                cp = g.current_player
-                assert cp is not None
-                self._say(
-                    f"Refused: {g.players[cp]} is played by {self._agents[cp]!r}; "
-                    f"wait for its move, or press Step ({g.turn_rule})."
-                )
-                return False
-            try:
-                g.play(move, player=player)
-            except IllegalMoveError as exc:
-                self._say(f"Illegal move: {exc}")
-                return False
-            return True
+            return self._play(content)
         if kind == "agent-step":
             version = content.get("version")
             if (version is not None and version != g.version) or not self.agent_to_move():
@@ -299,7 +332,7 @@ class GameWidget(anywidget.AnyWidget):
             try:
                 self.step()
             except (IllegalMoveError, ValueError) as exc:
-                self._say(f"The agent failed: {exc}")
+                self._say(f"The agent failed: {_clip(str(exc))}")
                 return False
             return True
         if kind == "undo":
@@ -311,7 +344,7 @@ class GameWidget(anywidget.AnyWidget):
                 getattr(agent, "reset", lambda: None)()
             g.reset()
             return True
-        if kind == "seek":
+        if kind in ("goto", "seek"):
             index = content.get("index")
             try:
                 g.goto(index)
@@ -319,8 +352,66 @@ class GameWidget(anywidget.AnyWidget):
                 self._say(f"Refused: {exc}.")
                 return False
             return True
-        self._say(f"Refused: unknown message type {kind!r}.")
+        if kind == "edit":
+            return self._edit(content.get("action"), content.get("target"))
+        self._say(f"Refused: unknown message type {shorten(kind)}.")
         return False
+
+    def _play(self, content: dict[str, Any]) -> bool:
+        g = self._game
+        move = content.get("move")
+        if not isinstance(move, str) or not move or len(move) > _MAX_MOVE_LEN:
+            self._say(f"Refused: {shorten(move)} is not a move.")
+            return False
+        version = content.get("version")
+        if version is not None and version != g.version:
+            self._say("Refused: the board changed before that click arrived; try again.")
+            return False
+        player = content.get("player")
+        if player is not None and (not isinstance(player, int) or isinstance(player, bool)):
+            self._say(f"Refused: {shorten(player)} is not a player.")
+            return False
+        # a page plays for people only: not for an agent's seat, whoever it names
+        seat = player if player is not None else g.current_player
+        if seat is not None and seat in self._agents:
+            self._say(
+                f"Refused: {g.players[seat]} is played by {self._agents[seat]!r}; "
+                f"wait for its move, or press Step ({g.turn_rule})."
+            )
+            return False
+        try:
+            g.play(move, player=player)
+        except IllegalMoveError as exc:
+            self._say(f"Illegal move: {_clip(str(exc))}")
+            return False
+        return True
+
+    # -- the board editor (games whose board_spec() is not None) ------------
+    def edit(self, action: str, target: str) -> None:
+        """Change the board being designed, as the editor's clicks do: the game
+        (:meth:`Game.edit_board`) makes a new game with the edit, which this game
+        becomes (a new game: no history); ``board_json`` follows.
+
+        Raises:
+            ValueError: if the game has no editor, or the edit is not valid.
+        """
+        g = self._game
+        fresh = g.edit_board(action, target)
+        g.replace_with(fresh)
+        spec = g.board_spec()
+        if spec is not None and self.has_trait("board_json"):
+            self.board_json = json.dumps(spec)
+
+    def _edit(self, action: Any, target: Any) -> bool:
+        if not isinstance(action, str) or not isinstance(target, str) or len(target) > 16 or len(action) > 16:
+            self._say("Refused: an edit names an action and a target.")
+            return False
+        try:
+            self.edit(action, target)
+        except (ValueError, TypeError) as exc:
+            self._say(f"Refused: {_clip(str(exc))}")
+            return False
+        return True
 
     def _undo_to_person(self) -> None:
         """Undo one move; against agents, keep undoing to a person's turn
@@ -376,3 +467,82 @@ def _cell_str(cell: Any) -> str:
     from ..core.notation import cell_name
 
     return cell_name(cell)
+
+
+def _clip(text: str, limit: int = 240) -> str:
+    """A message cut to ``limit`` characters (errors already quote input shortened)."""
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def _target(move: Any) -> dict[str, Any]:
+    """A legal move for the generic page: its notation and where it is (cells as
+    notation; an edge's off-board cell as ``[row, col]``)."""
+    t = move_target(move)
+    out: dict[str, Any] = {"move": str(move), "kind": t["kind"]}
+    if t["kind"] == "cell":
+        out["cell"] = list(t["cell"])
+    elif t["kind"] == "cells":
+        out["cells"] = [list(c) for c in t["cells"]]
+    elif t["kind"] == "edge":
+        out["edge"] = [list(c) for c in t["edge"]]
+    return out
+
+
+def _colour_names(game: Game) -> list[str]:
+    from ..core.palette import palette
+
+    names = list(game.player_colours)
+    order = names + [c for c in palette()["players"] if c not in names]
+    while len(order) < len(game.players):
+        order += order
+    return order[: len(game.players)]
+
+
+_CLASSES: dict[type[Game], type[GameWidget]] = {}
+_TRAIT_TYPES = {bool: traitlets.Bool, int: traitlets.Int, float: traitlets.Float, str: traitlets.Unicode}
+
+
+def widget_class(cls: type[Game]) -> type[GameWidget]:
+    """The widget class of a game class, ``<ClassName>Widget`` (made once, then cached).
+
+    It is a :class:`GameWidget` for that class: made with no game, it shows a new
+    game with the default options; the game's ``widget_options`` become synced
+    traits, and a game with a board editor gets ``editing`` and ``board_json``.
+
+    Raises:
+        TypeError: if ``cls`` is not a game class, or an option's default is not a
+            bool, int, float or str.
+    """
+    if not (isinstance(cls, type) and issubclass(cls, Game)):
+        raise TypeError(f"widget_class() takes a game class, got {cls!r}")
+    found = _CLASSES.get(cls)
+    if found is not None:
+        return found
+    body: dict[str, Any] = {"game_class": cls, "__module__": __name__,
+                            "__doc__": f"The interactive board of {cls.game_type.long_name} (a :class:`GameWidget`)."}
+    options = dict(cls.widget_options)
+    try:
+        has_editor = cls.board_spec is not Game.board_spec
+    except AttributeError:  # pragma: no cover
+        has_editor = False
+    if has_editor:
+        options.setdefault("editing", False)
+        options.setdefault("board_json", "")
+    for name, default in options.items():
+        trait = _TRAIT_TYPES.get(type(default))
+        if trait is None:
+            raise TypeError(f"{cls.__name__}.widget_options[{name!r}] must be a bool, int, float or str")
+        body[name] = trait(default).tag(sync=True)
+    made = type(f"{cls.__name__}Widget", (GameWidget,), body)
+    if has_editor:
+        original_init = made.__init__
+
+        def __init__(self: GameWidget, game: Game | None = None, **kwargs: Any) -> None:
+            original_init(self, game, **kwargs)
+            spec = self.game.board_spec()
+            if spec is not None:
+                self.board_json = json.dumps(spec)
+
+        made.__init__ = __init__  # type: ignore[method-assign]
+    _CLASSES[cls] = made
+    return made

@@ -19,9 +19,6 @@ from .base import GameWidget
 
 __all__ = ["Boards", "side_by_side"]
 
-#: the books' names where they differ from the class name
-_TITLES = {"blockfour": "Block Four"}
-
 
 class Boards(ipywidgets.GridBox):
     """Live boards side by side, each under a title (made by :func:`side_by_side`).
@@ -106,8 +103,9 @@ def side_by_side(*items: Game | GameWidget, titles: list[str] | None = None, min
         ```python
         import gridwidgets as gw
 
-        boards = gw.side_by_side(gw.Gridlock(), gw.GridBloc(size=5))
-        boards.games[0].play("B2")    # the first board follows
+        first, second = (gw.make(name) for name in gw.registry.names()[:2])
+        boards = gw.side_by_side(first, second)
+        first.play(first.legal_moves()[0])    # its board follows
         ```
     """
     if not items:
@@ -121,7 +119,7 @@ def side_by_side(*items: Game | GameWidget, titles: list[str] | None = None, min
         else:
             raise TypeError(f"side_by_side() takes games or game widgets, not {type(item).__name__}")
     if titles is None:
-        titles = [_TITLES.get(w.game.game_id, type(w.game).__name__) for w in widgets]
+        titles = [w.game.game_type.long_name for w in widgets]
     elif len(titles) != len(widgets):
         raise ValueError(f"{len(titles)} titles for {len(widgets)} boards")
     return Boards(widgets, [str(t) for t in titles], min_width=min_width)

@@ -5,8 +5,11 @@ A mixin of :class:`~gridwidgets.games.gridlock.Gridlock` (``games/gridlock.py`` 
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 
 class GridlockView:
-    """View hooks of Gridlock."""
+    """View hooks of Gridlock: its front-end layer draws X and O (GL-2); the forbidden
+    cells (GL-3) come with the generic state."""
 
-    pass
+    frontend_layer: ClassVar[str] = "gridlock"
