@@ -16,7 +16,7 @@ node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund
 	touch $@
 
-$(BUNDLE): node_modules/.installed $(shell find js -type f 2>/dev/null)
+$(BUNDLE): node_modules/.installed gridwidgets/core/palette.json $(shell find js -type f -not -path "js/src/generated/*" 2>/dev/null)
 	npm run build
 
 build: node_modules/.installed

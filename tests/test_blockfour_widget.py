@@ -109,3 +109,22 @@ def test_malformed_messages_are_refused(bad):
     w = g.widget()
     w._handle_custom_msg(bad, [])
     assert w.state["message"].startswith(("Refused", "Illegal")) and g.version == 0
+
+
+def test_bf5_the_history_slider_through_a_revealed_turn_restores_the_game():
+    # issue 11's bug: dragging the slider back over a revealed turn and forward again lost X's bid
+    g = gw.BlockFour(x_table=("L", "T"))
+    w = g.widget()
+    assert w.handle_intent({"type": "play", "move": "IO", "player": 0, "version": g.version})
+    assert w.handle_intent({"type": "play", "move": "IL", "player": 1, "version": g.version})
+    while g.phase == "place":
+        assert w.handle_intent({"type": "play", "move": str(g.legal_moves()[0]), "version": g.version})
+    end, n = g.to_json(), len(w.state["steps"])
+    assert w.state["steps"][0] == "IO + IL" and w.state["step"] == n
+    for index in [0, n, 1, 0, n - 1, n]:
+        assert w.handle_intent({"type": "goto", "index": index}) or index == w.state["step"]
+        assert w.state["step"] == index and w.state["message"] == ""
+    assert g.to_json() == end
+    assert w.handle_intent({"type": "seek", "index": 0})  # the old name still works
+    assert g.step_count == 0
+    w.close()

@@ -82,7 +82,7 @@ class GameWidget(anywidget.AnyWidget):
     show_labels = traitlets.Bool(True).tag(sync=True)
     show_legal = traitlets.Bool(False).tag(sync=True)
     playing = traitlets.Bool(True).tag(sync=True)
-    delay = traitlets.Int(400, min=0, max=10_000).tag(sync=True)
+    delay = traitlets.Int(400, min=0, max=2_000).tag(sync=True)
     hints = traitlets.Unicode("").tag(sync=True)
     hint_budget = traitlets.Float(1.0, min=0.05, max=60.0).tag(sync=True)
     hint_data = traitlets.Dict().tag(sync=True)

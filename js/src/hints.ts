@@ -111,7 +111,7 @@ export class HintsView {
   /** The side-bar box: selector, status line and list. */
   readonly box: HTMLDivElement;
   private readonly select: HTMLSelectElement;
-  private readonly solveOption: HTMLOptionElement;
+  private readonly options = new Map<string, HTMLOptionElement>();
   private readonly statusEl: HTMLDivElement;
   private readonly listEl: HTMLOListElement;
   private readonly moreEl: HTMLDivElement;
@@ -141,12 +141,9 @@ export class HintsView {
       title: "Advice on the moves of the player to act, computed in Python",
       "data-lm-suppress-shortcuts": "true",
     }, undefined, head);
-    let solve: HTMLOptionElement | null = null;
     for (const [value, label, title] of KINDS) {
-      const opt = html("option", { value, title }, label, this.select);
-      if (value === "solve") solve = opt;
+      this.options.set(value, html("option", { value, title }, label, this.select));
     }
-    this.solveOption = solve!;
     this.statusEl = html("div", { class: "gw-hint-status", "data-role": "hint-status", "aria-live": "polite" }, undefined, this.box);
     this.listEl = html("ol", { class: "gw-hint-list", "data-role": "hints", "aria-label": "hints, best first" }, undefined, this.box);
     this.moreEl = html("div", { class: "gw-hint-more", "aria-hidden": "true" }, undefined, this.box);
@@ -168,13 +165,17 @@ export class HintsView {
   }
 
   /** Redraw from the traits; cheap when neither `hint_data` nor the state changed. */
-  update(s: GameState, solvable: boolean): void {
+  /** Redraw; `kinds` are the hint kinds the game offers (Python decides: `state.contract.hint_kinds`). */
+  update(s: GameState, kinds: string[]): void {
     const kindTrait = this.get("hints");
     const present = kindTrait !== undefined || this.get("hint_data") !== undefined;
     this.box.hidden = !present;
     const want = typeof kindTrait === "string" ? kindTrait : "";
-    this.solveOption.disabled = !solvable;
-    this.solveOption.hidden = !solvable;
+    for (const [value, opt] of this.options) {
+      const offered = value === "" || kinds.includes(value);
+      opt.disabled = !offered;
+      opt.hidden = !offered;
+    }
     if (this.select.value !== want) this.select.value = want;
     this.box.classList.toggle("is-on", want !== "");
 

@@ -1,17 +1,16 @@
 // The anywidget entry point of every gridwidgets widget (docs/frontend.md).
 
 import type { Render } from "@anywidget/types";
-import { GridView } from "./grid";
+import "./generic";
+import "./games/index";
+import { GridView } from "./view";
 import type { WidgetTraits } from "./types";
-import "./games/gridlock";
-import "./games/gridmaster4";
-import "./games/blockfour";
-import "./games/gridbloc";
+import "./generated/palette.css";
 import "./widget.css";
 
 export { registerGame, layerFor, playerClass } from "./games/layer";
 export type { Board, GameLayer } from "./games/layer";
-export type { GameState, WidgetTraits, Intent } from "./types";
+export type { Contract, GameState, Intent, Scene, Target, WidgetTraits } from "./types";
 
 const render: Render<WidgetTraits> = ({ model, el }) => {
   const view = new GridView(model, el);

@@ -1,20 +1,71 @@
-// The protocol between Python and the browser (docs/frontend.md).
+// The protocol between Python and the browser (docs/frontend.md). Python
+// decides everything in it; the page only draws and sends intents.
+
+/** What Python decides for the page about a game and the widget's limits (`state.contract`). */
+export interface Contract {
+  /** The hint overlays the game offers besides "" (off): "solve", "mcts". */
+  hint_kinds: string[];
+  /** Bounds of the agents' delay (the `delay` trait), ms. */
+  delay_min: number;
+  delay_max: number;
+  /** Per player, a colour name of the palette (gridwidgets/core/palette.json). */
+  colours: string[];
+  /** The kinds of moves the game has: "cell", "edge", "cells", "choice". */
+  move_kinds: string[];
+  /** Some nodes collect hidden submissions from several players at once. */
+  simultaneous: boolean;
+  /** The game has a board editor (`edit` intents). */
+  editor: boolean;
+}
+
+/** Where a legal move is, for the generic view (`state.targets`; games without a layer). */
+export interface Target {
+  /** Its notation: what a click sends. */
+  move: string;
+  kind: "cell" | "edge" | "cells" | "choice";
+  /** [row, col] of a cell move. */
+  cell?: [number, number];
+  /** The cells of a multi-cell move. */
+  cells?: Array<[number, number]>;
+  /** The two cells an edge separates; the second may lie one step off the board. */
+  edge?: [[number, number], [number, number]];
+}
+
+/** A position as generic layers (gridwidgets/core/scene.py, `Scene.to_dict()`). */
+export interface Scene {
+  rows: number;
+  cols: number;
+  title: string;
+  colours: string[];
+  holes: Array<[number, number]>;
+  regions: Array<{ cells: Array<[number, number]>; player: number; style: string; label: string }>;
+  pieces: Array<{ cell: [number, number]; kind: string; player: number; text: string; active: boolean; label: string }>;
+  edges: Array<{ a: [number, number]; b: [number, number]; player: number; style: string }>;
+  last: Array<[number, number]>;
+  last_edges: Array<[[number, number], [number, number]]>;
+  legal: Array<[number, number]>;
+  forbidden: Array<[number, number]>;
+}
 
 /** The `state` trait: the whole public state of a game, replaced as one value. */
 export interface GameState {
-  /** Picks the per-game layer: "gridlock", "gridmaster4", ... */
+  /** The game's registry name. */
   game: string;
+  /** The front-end layer that draws it ("" for the generic view). */
+  layer: string;
   /** Increases by one on every change of the game; intents carry it back. */
   version: number;
   rows: number;
   cols: number;
-  /** ["A", "B", ...] and ["1", "2", ...] (RULES C-2). */
+  /** ["A", "B", ...] and ["1", "2", ...] (rule C-2). */
   col_labels: string[];
   row_labels: string[];
   /** Player names, index = player id. */
   players: string[];
   /** Who acts; null when the game is over. */
   current_player: number | null;
+  /** At a simultaneous node: who has submitted (never what). */
+  pending: number[];
   /** Row-major, rows*cols entries: the piece text in each cell, "" if empty. */
   cells: string[];
   /** Row-major owner id per cell, -1 if empty. */
@@ -24,17 +75,27 @@ export interface GameState {
   /** Empty cells the mover may not use, because of `forbidden_rule`. */
   forbidden: string[];
   forbidden_rule: string;
+  /** The last move of the history, and the last step (a joint action reads "IO + IL"). */
   last_move: string | null;
+  last_step: string | null;
+  /** Every move, and the undone ones next first (flat, as save files hold them). */
   history: string[];
-  /** Undone moves that redo would replay, next first. */
   future: string[];
+  /** The history by steps (what undo, redo and the slider move by), the undone steps, the position. */
+  steps: string[];
+  future_steps: string[];
+  step: number;
   is_over: boolean;
   winners: number[];
   status: string;
   message: string;
   message_kind: "" | "info" | "error" | string;
-  /** Per-game additions. */
+  contract: Contract;
+  /** What the game's own layer needs (`Game.frontend_state()`). */
   extra: Record<string, unknown>;
+  /** Games without a layer of their own: the picture, and each legal move's target. */
+  scene?: Scene;
+  targets?: Target[];
   /** Per player: "" for a person, else the name of the agent on that seat. */
   seats: string[];
   /** The player to act is an agent seat and the game is not over. */
@@ -50,9 +111,9 @@ export interface WidgetTraits {
   show_legal: boolean;
   /** Agent seats move by themselves (the page keeps the clock). */
   playing: boolean;
-  /** Milliseconds an agent waits before its move (0..2000). */
+  /** Milliseconds an agent waits before its move (`contract.delay_min..delay_max`). */
   delay: number;
-  /** The hint overlay asked for: "", "solve" or "mcts". */
+  /** The hint overlay asked for: "" or one of `contract.hint_kinds`. */
   hints: string;
   /** Seconds the hint computation may take. */
   hint_budget: number;
@@ -66,5 +127,6 @@ export type Intent =
   | { type: "undo" }
   | { type: "redo" }
   | { type: "new" }
-  | { type: "seek"; index: number }
-  | { type: "agent-step"; version: number };
+  | { type: "goto"; index: number }
+  | { type: "agent-step"; version: number }
+  | { type: "edit"; action: string; target: string };

@@ -75,7 +75,7 @@ def test_initial_render(board):
     expect(board_el).to_have_attribute("data-lm-suppress-shortcuts", "true")
     for action in ("undo", "redo", "new", "toggle-forbidden"):
         assert page.locator(f'button[data-action="{action}"]').count() == 1
-    expect(page.locator('input[type="range"][data-action="seek"]')).to_be_disabled()
+    expect(page.locator('input[type="range"][data-action="goto"]')).to_be_disabled()
     # fits a notebook column
     assert page.locator(".gw-svg").bounding_box()["width"] <= 480
 
@@ -95,7 +95,7 @@ def test_click_plays_the_move_in_python(board):
     wait_version(page, 2)
     assert [str(m) for m in game.history] == ["B2", "D4"]
     assert page.locator(".gw-pieces circle.gw-mark").count() == 1  # the O
-    expect(page.locator('[data-action="seek"]')).to_have_value("2")
+    expect(page.locator('[data-action="goto"]')).to_have_value("2")
     expect(page.locator(".gw-pos")).to_have_text("move 2 of 2")
 
 
@@ -153,7 +153,7 @@ def test_history_scrubber(board):
     for i, name in enumerate(["A1", "D4", "A3"], start=1):
         cell(page, name).click()
         wait_version(page, i)
-    rng = page.locator('input[type="range"][data-action="seek"]')
+    rng = page.locator('input[type="range"][data-action="goto"]')
     expect(rng).to_have_attribute("max", "3")
     rng.focus()
     page.keyboard.press("Home")
@@ -166,7 +166,7 @@ def test_history_scrubber(board):
     assert [str(m) for m in game.history] == ["A1"]
     expect(rng).to_have_value("1")
     expect(cell(page, "A1")).to_have_attribute("aria-label", "A1, X")
-    assert bridge.sent[-2:] == [{"type": "seek", "index": 0}, {"type": "seek", "index": 1}]
+    assert bridge.sent[-2:] == [{"type": "goto", "index": 0}, {"type": "goto", "index": 1}]
     # the move list seeks too
     page.locator('.gw-moves li[data-index="3"]').click()
     expect(page.locator(".gw-pos")).to_have_text("move 3 of 3")

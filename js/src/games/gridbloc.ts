@@ -770,7 +770,6 @@ const ARROWS = new Set(["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"]);
 
 export const gridblocLayer: GameLayer = {
   showsSeats: true,
-  solvable: true,
   boardPx: 500,
   traits: ["show_region", "editing", "board_json"],
   hint: "Runner: click a highlighted tile. Blocker: click an edge to place a wall. Keys: arrows move, Enter steps, W then an arrow (or Shift+arrow) places a wall on that side of the focused tile, U undo",

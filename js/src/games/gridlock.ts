@@ -9,7 +9,6 @@ export const gridlockLayer: GameLayer = {
     return `Gridlock board, ${s.rows} by ${s.cols}`;
   },
 
-  solvable: true,
 
   drawPiece(g, s, i, size) {
     const owner = s.owners[i] ?? -1;

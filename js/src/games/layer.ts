@@ -1,7 +1,8 @@
 // The contract between the shared grid view and a per-game layer, and the
-// registry of layers keyed by `state.game`.
+// registry of layers keyed by `state.layer` (Python's `Game.frontend_layer`;
+// "" is the generic layer of generic.ts, which draws any game's scene).
 //
-// The shared view (grid.ts) draws everything that every grid game has: the
+// The shared view (view.ts and its parts) draws everything that every grid game has: the
 // cells, labels, hover, keyboard focus, last move, forbidden marks, status,
 // message, buttons and history. A layer adds what is particular to one game:
 // how a cell's piece looks (and how it is named for screen readers), extra
@@ -54,8 +55,6 @@ export interface GameLayer {
    * so the shared agents group leaves out its list of agent seats.
    */
   showsSeats?: boolean;
-  /** The game can be solved exactly (two players): the hint selector offers "Solve". */
-  solvable?: boolean;
   /**
    * Synced traits of this game's widget beyond the shared ones (e.g. GridBloc's
    * `show_region`, `editing`, `board_json`): the view redraws when one changes.
@@ -108,46 +107,19 @@ export interface GameLayer {
 
 const layers = new Map<string, GameLayer>();
 
-/** Register the layer of a game (`state.game`). */
+/** Register the layer of a game (`state.layer`); "" registers the fallback, the generic layer. */
 export function registerGame(game: string, layer: GameLayer): void {
   layers.set(game, layer);
 }
 
-/** The layer of a game, or the generic one that shows each cell's text in its owner's colour. */
+/** The layer of a game, or the generic one (generic.ts) that draws any game from its scene. */
 export function layerFor(game: string): GameLayer {
-  return layers.get(game) ?? genericLayer;
+  const layer = layers.get(game) ?? layers.get("");
+  if (!layer) throw new Error("gridwidgets: no generic layer registered");
+  return layer;
 }
 
 /** The CSS class that gives an element its player's colour (`--gw-c`). */
 export function playerClass(owner: number): string {
   return owner >= 0 ? `gw-p${owner}` : "gw-pnone";
 }
-
-/** Fallback for a game without its own layer: a disc in the owner's colour with the cell's text. */
-export const genericLayer: GameLayer = {
-  drawPiece(g, s, i, size) {
-    const owner = s.owners[i] ?? -1;
-    const text = s.cells[i] ?? "";
-    const r = size * 0.38;
-    const disc = document.createElementNS("http://www.w3.org/2000/svg", "circle");
-    disc.setAttribute("r", String(r));
-    disc.setAttribute("class", `gw-disc ${playerClass(owner)}`);
-    g.appendChild(disc);
-    if (text) {
-      const t = document.createElementNS("http://www.w3.org/2000/svg", "text");
-      t.setAttribute("class", "gw-disc-text");
-      t.setAttribute("font-size", String(Math.max(8, Math.round(size * (text.length > 2 ? 0.3 : 0.4)))));
-      t.setAttribute("dy", "0.35em");
-      t.textContent = text;
-      g.appendChild(t);
-    }
-  },
-  describe(s, i) {
-    const owner = s.owners[i] ?? -1;
-    const text = s.cells[i] ?? "";
-    const name = owner >= 0 ? s.players[owner] ?? `player ${owner}` : "";
-    if (!text) return name;
-    if (!name || name === text) return text;
-    return `${name} ${text}`;
-  },
-};

@@ -1,0 +1,300 @@
+// The grid view of every gridwidgets game (docs/frontend.md): it composes the
+// board (board.ts), the side panel (side.ts), the agent controls (agents.ts),
+// the history (history.ts), the keys (keys.ts) and the hints (hints.ts), and
+// hands the board to the game's layer (games/*.ts), or to the generic layer
+// (generic.ts) that draws any game's scene. The browser never decides
+// legality: every click and key sends an intent, Python answers with a new
+// `state`.
+
+import type { AnyModel } from "@anywidget/types";
+import { AgentControls } from "./agents";
+import { BoardView } from "./board";
+import { html, setAttr, uid } from "./dom";
+import { layerFor, type GameLayer } from "./games/layer";
+import { HintsView } from "./hints";
+import { HistoryView } from "./history";
+import { boardKey, keepKeys } from "./keys";
+import { SidePanel } from "./side";
+import type { GameState, Intent, WidgetTraits } from "./types";
+
+function isState(s: unknown): s is GameState {
+  if (!s || typeof s !== "object") return false;
+  const o = s as Partial<GameState>;
+  return typeof o.rows === "number" && typeof o.cols === "number" && o.rows > 0 && o.cols > 0;
+}
+
+/** Fill the keys a (possibly older or partial) state lacks, so drawing never throws. */
+function normalise(raw: GameState): GameState {
+  const n = raw.rows * raw.cols;
+  const letters = (c: number): string => {
+    let s = "";
+    for (let x = c + 1; x > 0; x = Math.floor((x - 1) / 26)) s = String.fromCharCode(65 + ((x - 1) % 26)) + s;
+    return s;
+  };
+  const history = raw.history ?? [];
+  const future = raw.future ?? [];
+  const steps = Array.isArray(raw.steps) ? raw.steps : history;
+  const contract = raw.contract && typeof raw.contract === "object" ? raw.contract : undefined;
+  return {
+    ...raw,
+    game: raw.game ?? "",
+    layer: typeof raw.layer === "string" ? raw.layer : raw.game ?? "",
+    version: raw.version ?? 0,
+    col_labels: raw.col_labels?.length === raw.cols ? raw.col_labels : Array.from({ length: raw.cols }, (_, c) => letters(c)),
+    row_labels: raw.row_labels?.length === raw.rows ? raw.row_labels : Array.from({ length: raw.rows }, (_, r) => String(r + 1)),
+    players: raw.players ?? [],
+    current_player: raw.current_player ?? null,
+    pending: Array.isArray(raw.pending) ? raw.pending : [],
+    cells: raw.cells ?? Array<string>(n).fill(""),
+    owners: raw.owners ?? Array<number>(n).fill(-1),
+    legal: raw.legal ?? [],
+    forbidden: raw.forbidden ?? [],
+    forbidden_rule: raw.forbidden_rule ?? "",
+    last_move: raw.last_move ?? null,
+    last_step: raw.last_step ?? raw.last_move ?? null,
+    history,
+    future,
+    steps,
+    future_steps: Array.isArray(raw.future_steps) ? raw.future_steps : future,
+    step: typeof raw.step === "number" ? raw.step : steps.length,
+    is_over: !!raw.is_over,
+    winners: raw.winners ?? [],
+    status: raw.status ?? "",
+    message: raw.message ?? "",
+    message_kind: raw.message_kind ?? "",
+    contract: {
+      hint_kinds: Array.isArray(contract?.hint_kinds) ? contract!.hint_kinds : ["solve", "mcts"],
+      delay_min: Number.isFinite(contract?.delay_min) ? contract!.delay_min : 0,
+      delay_max: Number.isFinite(contract?.delay_max) ? contract!.delay_max : 2000,
+      colours: Array.isArray(contract?.colours) ? contract!.colours : [],
+      move_kinds: Array.isArray(contract?.move_kinds) ? contract!.move_kinds : ["cell"],
+      simultaneous: contract?.simultaneous === true,
+      editor: contract?.editor === true,
+    },
+    extra: raw.extra && typeof raw.extra === "object" ? raw.extra : {},
+    seats: Array.isArray(raw.seats) ? raw.seats.map((x) => (typeof x === "string" ? x : "")) : [],
+    agent_to_move: raw.agent_to_move === true,
+  };
+}
+
+export class GridView {
+  readonly root: HTMLDivElement;
+  readonly uid = uid("gw");
+  private readonly model: AnyModel<WidgetTraits>;
+  private state: GameState | null = null;
+  private layer: GameLayer = layerFor("");
+  private buildKey = "";
+  private coloursKey = "";
+  readonly board: BoardView;
+  private readonly side: SidePanel;
+  private readonly agents: AgentControls;
+  private readonly history: HistoryView;
+  private readonly hints: HintsView;
+  /** The cell last reported to the layer's `point` hook (-1: none). */
+  private pointedIdx = -1;
+  private readonly cleanups: Array<() => void> = [];
+  /** Listeners of the layer's own traits (`GameLayer.traits`), per layer. */
+  private traitOffs: Array<() => void> = [];
+
+  constructor(model: AnyModel<WidgetTraits>, el: HTMLElement) {
+    this.model = model;
+    this.root = html("div", { class: "gw-root", "data-lm-suppress-shortcuts": "true" });
+    const host = {
+      uid: this.uid,
+      get panel(): HTMLElement { return side.panel; },
+      current: () => this.state,
+      send: (intent: { type: string; [key: string]: unknown }) => this.send(intent),
+      trait: (name: string) => this.trait(name),
+      setTrait: (name: string, value: unknown) => this.setTrait(name, value),
+    };
+    this.board = new BoardView(host, this.root);
+    const side = new SidePanel(this.root);
+    this.side = side;
+    // Hints: the selector (the `hints` trait), its status line and the list of moves that are not one cell.
+    this.hints = new HintsView(this.board, side.el, (name) => this.trait(name), (name, value) => this.setTrait(name, value));
+    this.agents = new AgentControls(side.el, side.head, {
+      trait: (name) => this.trait(name),
+      setTrait: (name, value) => this.setTrait(name, value),
+      send: (intent) => this.send(intent),
+      current: () => this.state,
+      layerShowsSeats: () => this.layer.showsSeats === true,
+    }, this.root);
+    this.history = new HistoryView(side.el, (intent) => this.send(intent));
+    el.appendChild(this.root);
+    this.listen();
+    this.update();
+  }
+
+  send(intent: Intent | { type: string; [key: string]: unknown }): void {
+    this.model.send(intent);
+  }
+
+  trait(name: string): unknown {
+    return (this.model as unknown as AnyModel<Record<string, unknown>>).get(name);
+  }
+
+  setTrait(name: string, value: unknown): void {
+    const m = this.model as unknown as AnyModel<Record<string, unknown>>;
+    m.set(name, value);
+    m.save_changes();
+  }
+
+  private on<K extends keyof HTMLElementEventMap>(target: HTMLElement, type: K, fn: (ev: HTMLElementEventMap[K]) => void): void {
+    target.addEventListener(type, fn as EventListener);
+    this.cleanups.push(() => target.removeEventListener(type, fn as EventListener));
+  }
+
+  /** Redraw when one of the layer's own traits changes. */
+  private listenLayerTraits(): void {
+    for (const off of this.traitOffs.splice(0)) off();
+    const m = this.model as unknown as AnyModel<Record<string, unknown>>;
+    for (const t of this.layer.traits ?? []) {
+      const fn = (): void => this.update();
+      m.on(`change:${t}`, fn);
+      this.traitOffs.push(() => m.off(`change:${t}`, fn));
+    }
+  }
+
+  private listen(): void {
+    const on = this.on.bind(this);
+    const onState = (): void => this.update();
+    const onAgents = (): void => this.agents.restart();
+    const onHints = (): void => this.updateHints();
+    const traits: Array<[string, () => void]> = [
+      ["change:state", onState], ["change:show_forbidden", onState], ["change:show_labels", onState],
+      ["change:show_legal", onState], ["change:playing", onAgents], ["change:delay", onAgents],
+      ["change:hints", onHints], ["change:hint_data", onHints],
+    ];
+    for (const [name, fn] of traits) this.model.on(name as "change:state", fn);
+    this.cleanups.push(() => {
+      for (const [name, fn] of traits) this.model.off(name as "change:state", fn);
+    });
+
+    const boardEl = this.board.el;
+    on(boardEl, "click", (ev) => {
+      const cellEl = (ev.target as Element | null)?.closest?.("[data-cell]");
+      if (!cellEl || !boardEl.contains(cellEl)) return;
+      const i = this.board.index(cellEl.getAttribute("data-cell") ?? "");
+      if (i < 0) return;
+      this.board.setFocus(i);
+      this.pointAt(i);
+      this.activate(i);
+    });
+    on(boardEl, "pointerdown", () => boardEl.classList.remove("gw-kbd"));
+    // The cell pointed at, for layers that preview a move (a shape to place).
+    on(boardEl, "pointermove", (ev) => {
+      if (!this.layer.point) return;
+      const cellEl = (ev.target as Element | null)?.closest?.("[data-cell]");
+      if (!cellEl || !boardEl.contains(cellEl)) return;
+      this.pointAt(this.board.index(cellEl.getAttribute("data-cell") ?? ""));
+    });
+    on(boardEl, "pointerleave", () => this.pointAt(-1));
+    on(boardEl, "focus", () => {
+      if (boardEl.matches(":focus-visible")) {
+        boardEl.classList.add("gw-kbd");
+        this.pointAt(this.board.focusIndex);
+      }
+    });
+    on(boardEl, "blur", () => boardEl.classList.remove("gw-kbd"));
+    const keysHost = {
+      board: this.board,
+      layer: () => this.layer,
+      current: () => this.state,
+      send: (intent: Intent) => this.send(intent),
+      activate: (i: number) => this.activate(i),
+      pointAt: (i: number) => this.pointAt(i),
+    };
+    on(boardEl, "keydown", (ev) => boardKey(keysHost, ev));
+    // Keys the widget's own controls use must not reach the notebook (JupyterLab's
+    // command mode, VS Code's cell shortcuts such as Delete).
+    on(this.root, "keydown", keepKeys);
+
+    this.side.listen(on, (intent) => this.send(intent), (trait) => {
+      this.setTrait(trait, !this.trait(trait));
+      this.update();
+    });
+    this.agents.listen(on);
+    this.history.listen(on);
+  }
+
+  /** A click on cell `i`, or Enter on it: the layer's own intent, else play the cell. */
+  private activate(i: number): void {
+    const s = this.state;
+    if (!s) return;
+    if (this.layer.activate?.(this.board, s, i)) return;
+    const r = Math.floor(i / s.cols);
+    const c = i % s.cols;
+    this.send({ type: "play", move: this.board.notation(r, c), version: s.version, player: s.current_player });
+  }
+
+  /** Tell the layer which cell is pointed at (only when it changes). */
+  private pointAt(i: number): void {
+    const s = this.state;
+    if (!s || !this.layer.point || i === this.pointedIdx) return;
+    this.pointedIdx = i;
+    this.layer.point(this.board, s, i);
+  }
+
+  /** Each player's colour, as the palette name Python sends (`contract.colours`). */
+  private setColours(s: GameState): void {
+    const key = s.contract.colours.join(",");
+    if (key === this.coloursKey) return;
+    this.coloursKey = key;
+    s.contract.colours.forEach((name, p) => {
+      if (/^[a-z-]+$/.test(name)) this.root.style.setProperty(`--gw-player-${p}`, `var(--gw-colour-${name})`);
+    });
+  }
+
+  /** Redraw from the model: rebuild the board if its size changed, then update in place. */
+  update(): void {
+    const raw = this.model.get("state");
+    if (!isState(raw)) {
+      this.root.classList.add("gw-empty");
+      this.side.waiting();
+      return;
+    }
+    this.root.classList.remove("gw-empty");
+    const s = normalise(raw);
+    const showLabels = this.model.get("show_labels") !== false;
+    const key = [s.layer, s.game, s.rows, s.cols, showLabels, s.col_labels.join(","), s.row_labels.join(",")].join("|");
+    this.state = s;
+    this.setColours(s);
+    if (key !== this.buildKey) {
+      const layer = layerFor(s.layer);
+      if (layer !== this.layer || this.buildKey === "") {
+        this.layer = layer;
+        this.listenLayerTraits();
+      }
+      this.board.build(s, showLabels, this.layer);
+      this.hints.attach(this.board.hintsGroup);
+      this.pointedIdx = -1;
+      this.buildKey = key;
+    }
+    const showForbidden = this.model.get("show_forbidden") === true;
+    const showLegal = this.model.get("show_legal") === true;
+    this.board.update(s, this.layer, showForbidden, showLegal);
+    this.side.update(s, showForbidden, showLegal);
+    this.history.update(s);
+    this.agents.update(s);
+    this.layer.update?.(this.board, s);
+    this.hints.update(s, s.contract.hint_kinds);
+    this.root.classList.toggle("gw-over", s.is_over);
+    setAttr(this.root, "data-game", s.game);
+    setAttr(this.root, "data-layer", s.layer || "generic");
+    setAttr(this.root, "data-version", String(s.version));
+    this.agents.schedule();
+  }
+
+  /** `hints` or `hint_data` changed: redraw the overlay only. */
+  private updateHints(): void {
+    if (this.state) this.hints.update(this.state, this.state.contract.hint_kinds);
+  }
+
+  destroy(): void {
+    this.agents.cancel();
+    for (const off of this.traitOffs.splice(0)) off();
+    for (const f of this.cleanups.splice(0)) f();
+    this.hints.destroy();
+    this.root.remove();
+  }
+}
