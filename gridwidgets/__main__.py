@@ -1,4 +1,4 @@
-"""``python -m gridwidgets play gridlock``: terminal play."""
+"""``python -m gridwidgets play NAME``: terminal play of any registered game."""
 
 import sys
 

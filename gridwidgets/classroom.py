@@ -1,8 +1,8 @@
 """The classroom app: pick a game and who plays each seat, then play in the
 browser, with no code on the page.
 
-``Classroom()`` is an ipywidgets container: a game menu (Gridlock,
-GridMaster4, Block Four, GridBloc), a board menu (sizes and player counts),
+``Classroom()`` is an ipywidgets container: a game menu (every game of the
+registry, entry-point games included), a board menu (the game's presets),
 one menu per seat (a person or an agent from :data:`AGENTS`), a *New game*
 button, a one-line explanation, and the live board below
 (``game.widget(agents=...)``). The board does all the playing; this module
@@ -13,10 +13,11 @@ through Voila (``gridwidgets/apps/classroom.ipynb``, see
 - Changing the game or the board starts a new game; *New game* too.
 - Changing a seat keeps the position: the same game goes on with the new
   seats (a fresh board widget on the same game object).
-- Block Four's bids stay secret (BF-5): the board never shows a locked bid
-  before both are in, agents bid from ``game.view_for(player)``, and the
-  explanation tells two people at one screen to look away while the other
-  bids. Nothing here reads a bid.
+- Hidden submissions of a simultaneous node stay secret (C-5): the board
+  never shows a locked choice before all are in, agents choose from
+  ``game.view_for(player)``, and the explanation tells two people at one
+  screen to look away while the other chooses. Nothing here reads a
+  submission.
 """
 
 from __future__ import annotations
@@ -29,11 +30,13 @@ from typing import Any
 import ipywidgets
 
 from .agents import Agent, GreedyAgent, MCTSAgent, RandomAgent
+from .core import registry
 from .core.game import Game
-from .games import BlockFour, GridBloc, Gridlock, GridMaster4
+from .core.gametype import Chance, Dynamics
 from .widgets.base import GameWidget
 
 __all__ = ["AGENTS", "GAMES", "HOT_SEAT_BIDS", "PERSON", "AgentChoice", "BoardChoice", "Classroom", "GameChoice"]
+__all__ += ["games_menu"]
 
 #: the seat value for a person (clicks on the board)
 PERSON = "person"
@@ -71,10 +74,10 @@ class GameChoice:
 
     Attributes:
         label: the game's name as shown.
-        cls: the game class (:class:`~gridwidgets.Gridlock`...).
-        boards: ``{key: BoardChoice}``, the first one the default.
-        how: one or two sentences on how to play on the board (rule ids included).
-        seeded: the constructor takes a ``seed`` (Block Four's setup, BF-4).
+        cls: the game class.
+        boards: ``{key: BoardChoice}``, the first one the default (the game's ``presets``).
+        how: one or two sentences on how to play on the board (the game's ``how_to_play``).
+        seeded: the constructor takes a ``seed`` (a setup drawn by chance).
     """
 
     label: str
@@ -94,54 +97,29 @@ AGENTS: dict[str, AgentChoice] = {
     "mcts-strong": AgentChoice("MCTS, strong (2 s a move)", lambda seed: MCTSAgent(time=2.0, seed=seed)),
 }
 
-#: the game menu: key (``Game.game_id``) -> choice
-GAMES: dict[str, GameChoice] = {
-    "gridlock": GameChoice(
-        "Gridlock",
-        Gridlock,
-        {
-            "4x4": BoardChoice("4×4 (the book)", {"rows": 4, "cols": 4}),
-            "5x5": BoardChoice("5×5", {"rows": 5, "cols": 5}),
-            "6x6": BoardChoice("6×6", {"rows": 6, "cols": 6}),
-        },
-        "Click an empty cell to place your mark, never beside, above or below a mark of the other "
-        "player (GL-3). Whoever cannot move loses (GL-4).",
-    ),
-    "gridmaster4": GameChoice(
-        "GridMaster4",
-        GridMaster4,
-        {
-            "20x20-4": BoardChoice("20×20, four players (the book)", {"size": 20, "players": 4}),
-            "10x10-2": BoardChoice("10×10, two players", {"size": 10, "players": 2}),
-            "10x10-1": BoardChoice("10×10, one player (the puzzle)", {"size": 10, "players": 1}),
-        },
-        "Your first tile goes on any open cell (GM-2); each next tile goes 3 cells straight or 2 "
-        "diagonally from one of your active tiles (GM-4). The highest tile wins.",
-    ),
-    "blockfour": GameChoice(
-        "Block Four",
-        BlockFour,
-        {"9x9": BoardChoice("9×9, nine fields (the book)")},
-        "Each turn both players bid two cards in secret, then place the shapes (R rotates, F mirrors). "
-        "Five spaces of a field control it; five fields win (BF-9).",
-        seeded=True,
-    ),
-    "gridbloc": GameChoice(
-        "GridBloc",
-        GridBloc,
-        {
-            "9x9": BoardChoice("9×9, the classic board", {"size": 9}),
-            "7x7": BoardChoice("7×7, an open board", {"size": 7}),
-        },
-        "The runner steps to a neighbouring tile (diagonals too) and scores each new tile; the "
-        "blocker clicks a line between two tiles to build a wall. Roles swap for round two (GB-7).",
-    ),
-}
+def games_menu() -> dict[str, GameChoice]:
+    """The game menu from the registry: key (``game_type.short_name``) -> choice,
+    boards from each game's ``presets`` and the text from its ``how_to_play``."""
+    menu = {}
+    for key, cls in registry.games().items():
+        presets = cls.presets or {"default": ("the default board", {})}
+        menu[key] = GameChoice(
+            cls.game_type.long_name,
+            cls,
+            {k: BoardChoice(label, dict(opts)) for k, (label, opts) in presets.items()},
+            cls.how_to_play,
+            seeded=cls.game_type.chance is Chance.SEEDED_SETUP,
+        )
+    return menu
 
-#: two people at one screen, Block Four: how the bid stays secret (BF-5)
+
+#: the game menu when this module was imported (see :func:`games_menu`)
+GAMES: dict[str, GameChoice] = games_menu()
+
+#: two people at one screen, a simultaneous node: how the choice stays secret (C-5)
 HOT_SEAT_BIDS = (
-    "Two people at one screen: the other looks away while one picks two cards and locks the bid; "
-    "the page then shows only that a bid is in (BF-5)."
+    "Two people at one screen: the other looks away while one makes a secret choice and locks it; "
+    "the page then shows only that a choice is in (C-5)."
 )
 
 
@@ -149,14 +127,14 @@ class Classroom(ipywidgets.VBox):
     """Pick a game, a board and who plays each seat; play on the live board below.
 
     Args:
-        game: the key of the game in :data:`GAMES` (``"gridlock"``,
-            ``"gridmaster4"``, ``"blockfour"``, ``"gridbloc"``).
+        game: the key of the game in :func:`games_menu` (a registry name;
+            default: the first registered game).
         board: the key of the board in ``GAMES[game].boards`` (default: the first).
         seats: ``{player: kind}`` with kind ``"person"`` or a key of
             :data:`AGENTS`; seats not given are people. Player ids are the
             game's (0 moves first, C-3).
-        seed: seeds the agents (seat ``p`` gets ``seed + p``) and Block
-            Four's setup (BF-4), so a class can replay a game; None (the
+        seed: seeds the agents (seat ``p`` gets ``seed + p``) and a setup
+            drawn by chance, so a class can replay a game; None (the
             default) gives a different game each time.
         delay: milliseconds an agent waits before it moves (the board's
             speed setting).
@@ -176,20 +154,23 @@ class Classroom(ipywidgets.VBox):
 
     def __init__(
         self,
-        game: str = "gridlock",
+        game: str | None = None,
         board: str | None = None,
         seats: Mapping[int, str] | None = None,
         seed: int | None = None,
         delay: int = 400,
         **kwargs: Any,
     ) -> None:
-        if game not in GAMES:
-            raise ValueError(f"unknown game {game!r}: one of {', '.join(GAMES)}")
-        boards = GAMES[game].boards
+        self._menu = games_menu()
+        if game is None:
+            game = next(iter(self._menu))
+        if game not in self._menu:
+            raise ValueError(f"unknown game {game!r}: one of {', '.join(self._menu)}")
+        boards = self._menu[game].boards
         if board is not None and board not in boards:
-            raise ValueError(f"unknown board {board!r} for {GAMES[game].label}: one of {', '.join(boards)}")
+            raise ValueError(f"unknown board {board!r} for {self._menu[game].label}: one of {', '.join(boards)}")
         seats = dict(seats or {})
-        _check_seats(_players(game, board if board is not None else next(iter(boards))), seats)
+        _check_seats(_players(self._menu[game], board if board is not None else next(iter(boards))), seats)
         self.seed = seed
         self.delay = int(delay)
         self._widget: GameWidget | None = None
@@ -197,7 +178,7 @@ class Classroom(ipywidgets.VBox):
         self._quiet = False  # menus being refilled: their events are not the user's
         wide = {"description_width": "initial"}
         self.game_picker = ipywidgets.Dropdown(
-            options=[(c.label, k) for k, c in GAMES.items()], value=game, description="Game", style=wide,
+            options=[(c.label, k) for k, c in self._menu.items()], value=game, description="Game", style=wide,
         )
         self.game_picker.add_class("gw-classroom-game")
         self.board_picker = ipywidgets.Dropdown(description="Board", style=wide)
@@ -226,7 +207,7 @@ class Classroom(ipywidgets.VBox):
     @property
     def choice(self) -> GameChoice:
         """The game chosen in the menu."""
-        return GAMES[self.game_picker.value]
+        return self._menu[self.game_picker.value]
 
     @property
     def seats(self) -> dict[int, str]:
@@ -293,7 +274,7 @@ class Classroom(ipywidgets.VBox):
         )
         parts = [f"<b>{html.escape(choice.label)}</b>, {html.escape(choice.boards[self.board_picker.value].label)}."
                  f" {who}.", html.escape(choice.how)]
-        if isinstance(g, BlockFour) and len(people) == 2:
+        if type(g).game_type.dynamics is Dynamics.SIMULTANEOUS and len(people) >= 2:
             parts.append(html.escape(HOT_SEAT_BIDS))
         if not people:
             parts.append("Every seat is an agent: press Play on the board to watch.")
@@ -311,7 +292,7 @@ class Classroom(ipywidgets.VBox):
 
     def _players(self) -> tuple[str, ...]:
         """The players of the chosen game and board (before it is built)."""
-        return _players(self.game_picker.value, self.board_picker.value)
+        return _players(self.choice, self.board_picker.value)
 
     def _fill_seats(self, seats: Mapping[int, str]) -> None:
         """One menu per player of the chosen game and board; ``seats`` gives their kinds."""
@@ -369,9 +350,8 @@ class Classroom(ipywidgets.VBox):
         return f"Classroom({self.choice.label} {self.board_picker.value}, seats: {seats}; {self._widget!r})"
 
 
-def _players(game: str, board: str) -> tuple[str, ...]:
-    """The players of ``GAMES[game]`` on ``board`` (the names, in player order)."""
-    choice = GAMES[game]
+def _players(choice: GameChoice, board: str) -> tuple[str, ...]:
+    """The players of ``choice`` on ``board`` (the names, in player order)."""
     return tuple(choice.cls(**dict(choice.boards[board].options)).players)
 
 

@@ -35,19 +35,26 @@ def run_chunks(
     work: Callable[[list[T]], list[R]],
     items: Sequence[T],
     *,
-    n_jobs: int = 1,
+    n_jobs: int | None = 1,
     progress: bool = True,
     desc: str = "games",
     unit: str = "game",
+    max_chunk: int = 250,
 ) -> list[R]:
-    """Run ``work`` over ``items`` in chunks, in order, on ``n_jobs`` processes.
+    """Run ``work`` over ``items`` in chunks, in order, on ``n_jobs`` processes:
+    the one seeded runner of :func:`simulate` and
+    :func:`~gridwidgets.analysis.tournament`.
 
     Args:
         work: a picklable function of a list of items returning one result per item.
         items: the jobs (seeds, or tuples holding seeds).
-        n_jobs: processes for joblib (``1``: in this process; ``-1``: every core).
+        n_jobs: processes for joblib (``1``: in this process; ``-1``: every
+            core; ``None``: joblib's current ``parallel_config``, e.g. a Dask
+            or Ray cluster).
         progress: show a tqdm progress bar.
         desc, unit: the bar's labels.
+        max_chunk: the most items in one chunk (a few chunks per worker keep
+            the bar moving and the load even).
 
     Returns:
         The results, in the order of ``items`` whatever ``n_jobs`` is.
@@ -58,9 +65,8 @@ def run_chunks(
     else:
         from joblib import effective_n_jobs
 
-        workers = effective_n_jobs(n_jobs)
-    # a few chunks per worker keep the bar moving and the load even
-    size = max(1, min(250, n // (4 * workers) or 1))
+        workers = effective_n_jobs() if n_jobs is None else effective_n_jobs(n_jobs)
+    size = max(1, min(max_chunk, n // (4 * workers) or 1))
     chunks = [list(items[i : i + size]) for i in range(0, n, size)]
     bar = None
     if progress:
@@ -77,7 +83,11 @@ def run_chunks(
         else:
             from joblib import Parallel, delayed
 
-            parallel = Parallel(n_jobs=n_jobs, return_as="generator")
+            kw: dict[str, Any] = {} if n_jobs is None else {"n_jobs": n_jobs}
+            try:
+                parallel = Parallel(return_as="generator", **kw)
+            except ValueError:  # backends without generators (multiprocessing, Ray): all at once
+                parallel = Parallel(**kw)
             for done in parallel(delayed(work)(p) for p in chunks):
                 out.extend(done)
                 if bar is not None:

@@ -15,6 +15,16 @@ PAGE = pathlib.Path(__file__).resolve().parent.parent / "docs" / "adding-a-game.
 SECTIONS = {"## 1. ": "TicTacToe", "## 2. ": "DotsAndBoxes", "## 3. ": "Claim"}
 
 
+def source(name: str) -> str:
+    """The python block of the page that defines ``name`` (a class of :data:`SECTIONS`)."""
+    text = PAGE.read_text()
+    heading = next(h for h, n in SECTIONS.items() if n == name)
+    start = text.index(heading)
+    block = re.search(r"^```python\n(.*?)^```", text[start:], re.S | re.M)
+    assert block is not None, f"no python block under {heading!r} in {PAGE}"
+    return block.group(1)
+
+
 @functools.cache
 def load() -> dict[str, type]:
     """Execute the first ``python`` block of each game section of the page in a module of its own."""

@@ -114,7 +114,7 @@ def test_bad_input_is_refused():
         equilibrium([[1]], method="simplex")
     with pytest.raises(ValueError, match="labels"):
         equilibrium([[1, 2]], rows=["a", "b"])
-    with pytest.raises(TypeError, match="bid_matrix options"):
+    with pytest.raises(TypeError, match="stage-matrix options"):
         equilibrium([[1, 2]], rollouts=3)
     with pytest.raises(TypeError, match="Gridlock"):
         equilibrium(Gridlock())

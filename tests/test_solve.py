@@ -301,3 +301,29 @@ def test_a_full_table_is_shrunk_and_results_stay_exact(monkeypatch):
     for e, g in zip(expected, got, strict=True):
         assert g.move_values == e.move_values and g.value == e.value
         assert g.nodes > e.nodes  # the smaller table made it search more
+
+
+@pytest.mark.parametrize("rows,cols", [(2, 3), (3, 3), (3, 4)])
+def test_generic_search_agrees_with_the_games_own_solver_gl_4(rows, cols):
+    """The generic negamax (position_key, symmetries, play/undo) and Gridlock's
+    bitboard solver give the same value for every move (GL-3, GL-4)."""
+    from gridwidgets.analysis.solve import _negamax_solve
+
+    g = Gridlock(rows, cols)
+    g.play(g.legal_moves()[1])
+    own = solve(g, progress=False)
+    generic = _negamax_solve(g, 60.0, 10_000_000, False)
+    assert generic.move_values == own.move_values and generic.winner == own.winner
+
+
+def test_a_game_without_a_solver_of_its_own_is_solved_by_the_generic_search():
+    from docgames import load
+
+    games = load()
+    ttt = games["TicTacToe"]()
+    s = solve(ttt, progress=False)
+    assert s.value == 0 and s.winner is None and len(s.move_values) == 9
+    ttt.play("B2")
+    ttt.play("B1")  # an edge against the centre loses
+    s = solve(ttt, progress=False)
+    assert s.value == 1 and s.winner == 0

@@ -6,27 +6,45 @@ game. Give agents seats in a widget with ``g.widget(agents={1: agent})``.
 
 - :class:`RandomAgent`: a uniformly random legal move.
 - :class:`ScriptedAgent`: plays back given moves.
-- :class:`GreedyAgent`: one-ply search with a heuristic per game.
-- :class:`MCTSAgent`: Monte Carlo tree search (UCT; decoupled UCT for
-  Block Four's simultaneous bids), with root statistics for hints.
-- :class:`EquilibriumAgent`: Block Four bids drawn from the bid stage's Nash
-  equilibrium (``gridwidgets.analysis.equilibrium``).
+- :class:`GreedyAgent`: one-ply search with the game's evaluation.
+- :class:`MCTSAgent`: Monte Carlo tree search (UCT; decoupled UCT at
+  simultaneous nodes), with root statistics for hints.
 - :class:`AlphaBetaAgent`: negamax with alpha-beta, iterative deepening and
-  a transposition table, for Gridlock and GridBloc.
+  a transposition table, for two-player zero-sum turn-based games.
+
+A game may bring agents of its own (its ``agents`` hook); they are served
+here by name too, e.g. ``gridwidgets.agents.EquilibriumAgent`` (see
+:func:`gridwidgets.core.registry.contributed`).
 """
+
+from typing import Any
 
 from .alphabeta import AlphaBetaAgent
 from .base import Agent, RandomAgent, ScriptedAgent
-from .equilibrium import EquilibriumAgent
 from .greedy import GreedyAgent
 from .mcts import MCTSAgent
 
 __all__ = [
     "Agent",
     "AlphaBetaAgent",
-    "EquilibriumAgent",
     "GreedyAgent",
     "MCTSAgent",
     "RandomAgent",
     "ScriptedAgent",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """An agent a registered game contributes (its ``agents`` hook)."""
+    from ..core import registry
+
+    try:
+        return registry.resolve("agents", name)
+    except AttributeError:
+        raise AttributeError(f"module 'gridwidgets.agents' has no attribute {name!r}") from None
+
+
+def __dir__() -> list[str]:
+    from ..core import registry
+
+    return sorted(set(globals()) | set(registry.contributed("agents")))

@@ -1,4 +1,5 @@
-"""Alpha-beta search for the two-player, zero-sum, turn-based games.
+"""Alpha-beta search for any two-player, zero-sum, turn-based game with an
+evaluation (the game's ``evaluate`` hook, or one given).
 
 Sources:
 
@@ -25,7 +26,7 @@ from ..core.game import Game
 from .base import Agent
 from .greedy import position_rng
 
-__all__ = ["AlphaBetaAgent", "evaluate_gridbloc", "evaluate_gridlock"]
+__all__ = ["AlphaBetaAgent"]
 
 #: the value of a won game (from the winner's side); a proven win found
 #: with ``d`` plies of search depth still left scores ``WIN + d``
@@ -39,68 +40,24 @@ class _Timeout(Exception):
     pass
 
 
-def evaluate_gridlock(game: Any, player: int) -> float:
-    """Gridlock (GL-3, GL-4), mobility: ``player``'s legal cells minus the opponent's."""
-    return float(game.legal_mask(player).sum() - game.legal_mask(1 - player).sum())
-
-
-def evaluate_gridbloc(game: Any, player: int) -> float:
-    """GridBloc (GB-5..GB-7): ``player``'s points minus the other's over both
-    rounds, plus ``unscored_reachable()`` if ``player`` is the runner, minus
-    it if they block (the runner may still score up to that many)."""
-    s = game.scores
-    u = game.unscored_reachable()
-    return float(s[player] - s[1 - player]) + (u if player == game.runner_player else -u)
-
-
-_EVALUATE: dict[str, Callable[[Any, int], float]] = {
-    "gridlock": evaluate_gridlock,
-    "gridbloc": evaluate_gridbloc,
-}
-
-
-def _key_gridlock(game: Any) -> Any:
-    return (game.board.tobytes(), game.current_player)
-
-
-def _key_gridbloc(game: Any) -> Any:
-    # the walls, the runner, the tiles scored this round (board), the round,
-    # who acts, and the points so far: everything the rest of the game depends on
-    return (
-        game.board.tobytes(),
-        tuple((w.a, w.b) for w in game.walls),
-        game.runner,
-        game.round,
-        game.to_act,
-        game.round_scores,
-    )
-
-
-def _key_history(game: Any) -> Any:
-    return tuple(str(m) for m in game.history)
-
-
-_KEYS: dict[str, Callable[[Any], Any]] = {"gridlock": _key_gridlock, "gridbloc": _key_gridbloc}
+def _own_evaluation(game: Game, player: int) -> float:
+    value = game.evaluate(player)
+    return 0.0 if value is None else value
 
 
 class AlphaBetaAgent(Agent):
     """Negamax with alpha-beta pruning, iterative deepening and a
     transposition table (see the module docstring for the sources), for
-    two-player zero-sum games: Gridlock and GridBloc.
+    two-player zero-sum turn-based games (as their ``game_type`` declares).
 
     Values are from the side to move. A finished game is worth
     ``returns()`` times ``WIN`` (1e6; a win found with ``d`` plies of depth
-    left: ``WIN + d``, so quicker wins are preferred); at the depth limit a
-    heuristic decides (ours):
+    left: ``WIN + d``, so quicker wins are preferred); at the depth limit
+    the game's :meth:`~gridwidgets.core.Game.evaluate` decides (each game's
+    evaluation is documented on its rules page), or the ``evaluate`` given.
 
-    - **Gridlock**: mobility, the mover's legal cells minus the opponent's
-      (:func:`evaluate_gridlock`).
-    - **GridBloc**: the mover's points minus the other's over both rounds,
-      plus the unscored tiles the runner can still reach if the mover runs,
-      minus them if the mover blocks (:func:`evaluate_gridbloc`).
-
-    Turns need not alternate: GridBloc's roles swap between rounds, so the
-    same player may move twice in a row. The search reads
+    Turns need not alternate: the same player may move twice in a row (a
+    round change, a move that earns another). The search reads
     ``current_player`` after every move: a child value is negated (and the
     window ``(alpha, beta)`` becomes ``(-beta, -alpha)``) only when the
     side to move changed.
@@ -108,14 +65,12 @@ class AlphaBetaAgent(Agent):
     Iterative deepening searches depth 1, 2, ... up to ``depth``; each
     iteration tries first the best moves of the previous one (at the root,
     sorted by their values; below, the best move stored in the
-    transposition table). The table is keyed by the position: Gridlock
-    ``(board bytes, player to move)``; GridBloc ``(board bytes (tiles
-    scored this round), walls, runner's tile, round, runner or blocker to
-    act, points per round)``. The search stops early once the game's value
-    is proven (no heuristic was used).
-
-    GridBloc's setup phase (GB-10) is not a contest: the agent plays
-    ``done`` there.
+    transposition table). The table is keyed by the game's
+    :meth:`~gridwidgets.core.Game.position_key` (by default the move
+    history, which never merges transpositions). The search stops early
+    once the game's value is proven (no heuristic was used). Only the moves
+    of :meth:`~gridwidgets.core.Game.search_moves` are searched (a setup
+    phase that is not a contest gets the move that ends it).
 
     Args:
         depth: the deepest iteration, in plies (moves); ``None`` with a
@@ -126,10 +81,8 @@ class AlphaBetaAgent(Agent):
         seed: seeds the order of the root moves, so among equally good
             moves the one played is a function of the seed and the position.
         evaluate: ``evaluate(game, player) -> float``, the value for
-            ``player`` at the depth limit, instead of the built-in
-            heuristic; with it, any other two-player zero-sum turn-based
-            game is accepted too (its transposition key is then the move
-            history, so transpositions are not merged).
+            ``player`` at the depth limit, instead of the game's own
+            evaluation (needed for a game without one).
 
     Attributes:
         last_value: the root value for the mover after :meth:`choose`
@@ -145,9 +98,9 @@ class AlphaBetaAgent(Agent):
 
     Raises:
         ValueError: from :meth:`choose`, for a game that is not two-player
-            zero-sum turn-based (GridMaster4, Block Four's simultaneous
-            bids), unless ``evaluate`` is given for a two-player game
-            without simultaneous moves.
+            zero-sum turn-based (more players, simultaneous moves, hidden
+            information, general-sum returns), or one without an evaluation
+            when no ``evaluate`` is given.
     """
 
     WIN = WIN
@@ -187,20 +140,17 @@ class AlphaBetaAgent(Agent):
         self.last_stats: list[tuple[str, float]] = []
 
     def _setup(self, game: Game) -> None:
-        gid = game.game_id
-        simultaneous = hasattr(game, "pending_bids")
-        if len(game.players) != 2 or simultaneous or (gid not in _EVALUATE and self.evaluate is None):
-            why = (
-                f"{len(game.players)} players" if len(game.players) != 2
-                else "simultaneous bids" if simultaneous
-                else "no built-in evaluation (pass evaluate=...)"
-            )
+        from ..analysis.solve import _unsolvable
+
+        why = _unsolvable(game)
+        if not why and self.evaluate is None and game.evaluate(0) is None:
+            why = "no evaluation of its own (pass evaluate=...)"
+        if why:
             raise ValueError(
-                f"AlphaBetaAgent plays two-player zero-sum turn-based games (Gridlock, GridBloc); "
-                f"{type(game).__name__} has {why}: use MCTSAgent instead"
+                f"AlphaBetaAgent plays two-player zero-sum turn-based games with an evaluation; "
+                f"{type(game).game_type.long_name} {why}: use MCTSAgent instead"
             )
-        self._eval = self.evaluate or _EVALUATE[gid]
-        self._key = _KEYS.get(gid, _key_history)
+        self._eval = self.evaluate or _own_evaluation
 
     def choose(self, game: Game) -> Any:
         """The best move found for :attr:`Game.current_player`; ``game`` is not changed.
@@ -210,13 +160,11 @@ class AlphaBetaAgent(Agent):
         """
         self._setup(game)
         me = game.current_player
-        moves = game.legal_moves()
-        if me is None or not moves:
+        if me is None or not game.legal_moves():
             raise ValueError("the game is over: there is no move to choose")
-        if getattr(game, "phase", None) == "setup" and game.game_id == "gridbloc":
-            return next(m for m in moves if str(m) == "done")
         rng = position_rng(self.seed, game, self._rng)
         work = game.view_for(me)
+        moves = work.search_moves()
         order = list(range(len(moves)))
         rng.shuffle(order)
         self._tt: dict[Any, tuple[int, float, int, int, bool]] = {}
@@ -287,7 +235,7 @@ class AlphaBetaAgent(Agent):
                 raise _Timeout
         if depth <= 0:
             return self._eval(g, p), True
-        key = self._key(g)
+        key = g.position_key()
         tt = self._tt
         entry = tt.get(key)
         hint = -1
@@ -302,7 +250,7 @@ class AlphaBetaAgent(Agent):
                 elif e_val <= alpha:
                     return e_val, e_heur
             hint = e_move
-        moves = g.legal_moves()
+        moves = g.search_moves()
         idx = list(range(len(moves)))
         if 0 <= hint < len(moves):
             idx[0], idx[hint] = hint, 0

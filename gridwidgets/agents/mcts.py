@@ -15,7 +15,7 @@ Sources:
   S. Colton (2012), "A Survey of Monte Carlo Tree Search Methods", IEEE
   Trans. Computational Intelligence and AI in Games 4(1), sections 3.1,
   3.3.3 and 5.5.
-- Simultaneous moves (Block Four's bids, BF-5): decoupled UCT (DUCT),
+- Simultaneous moves (a simultaneous node, C-5): decoupled UCT (DUCT),
   M. Lanctot, V. Lisý and M. H. M. Winands (2013), "Monte Carlo Tree
   Search in Simultaneous Move Games with Applications to Goofspiel",
   Computer Games Workshop at IJCAI 2013, CCIS 408; and M. J. W. Tak,
@@ -67,7 +67,7 @@ class _Node:
 
 
 class _JointNode:
-    """A Block Four bid node (BF-5): both players choose at once (decoupled UCT)."""
+    """A simultaneous node (C-5): the players choose at once (decoupled UCT)."""
 
     __slots__ = ("children", "move", "mover", "moves", "n", "nt", "player", "returns", "w", "wt")
 
@@ -110,31 +110,31 @@ class MCTSAgent(Agent):
     rollout to the end, and backs up ``game.returns()`` (per player: +1 a
     win, -1 a loss, 0 a draw or shared win): each node keeps the mean return
     of the player who moved into it, so it works for any number of players
-    and for turns that do not alternate (GridBloc's round change, Block
-    Four's placements). The search plays and undoes moves on one copy of
+    and for turns that do not alternate (a round change, a move that
+    earns another). The search plays and undoes moves on one copy of
     the game (``play``/``undo``), never on the game given.
 
-    Block Four's bid phase (BF-5) is simultaneous and searched by decoupled
-    UCT: at a bid node each player selects its bid from its own UCB1
-    statistics, both bids are played (X's, then O's), and each player's
-    statistics are updated with its own return. When the agent's view holds
-    the other player's bid as ``HIDDEN`` (``game.view_for(p)``), the search
-    takes that bid back (``view.undo()``, which withdraws a pending hidden
-    bid) and searches from the bid node before either bid: the other
-    player's bid is then chosen in every simulation from *that player's
-    own* decoupled-UCT statistics at this node, as it was chosen without
-    knowing ours. (The same holds if the full game is given: the agent
-    always searches ``game.view_for(player)``, so it never uses a bid it
-    could not see.) The agent's bid is then drawn from its visit
-    distribution (``bid_choice="mix"``, seeded) or is the most visited
-    (``"max"``). Guessing the hidden bid with ``with_bid`` instead would
-    fix one guess per copy of the game; taking the bid back lets one
-    search sample a new guess in every simulation on one copy, with one
+    A simultaneous node (``game.is_simultaneous_node()``, C-5) is searched
+    by decoupled UCT: there each player selects its choice from its own
+    UCB1 statistics, the choices are submitted in player order, and each
+    player's statistics are updated with its own return. When the agent's
+    view holds another player's submission as hidden (``game.view_for(p)``),
+    the search takes it back (``view.undo()``, which withdraws a pending
+    hidden submission) and searches from the node before any submission:
+    the other player's choice is then made in every simulation from *that
+    player's own* decoupled-UCT statistics at this node, as it was made
+    without knowing ours. (The same holds if the full game is given: the
+    agent always searches ``game.view_for(player)``, so it never uses a
+    submission it could not see.) The agent's choice is then drawn from its
+    visit distribution (``bid_choice="mix"``, seeded) or is the most visited
+    (``"max"``). Guessing the hidden submission with ``with_submission``
+    instead would fix one guess per copy of the game; taking it back lets
+    one search sample a new guess in every simulation on one copy, with one
     ``undo()`` per ``play()``.
 
-    Returns are win/loss/draw only, so in GridMaster4's one-player puzzle
-    (every ending is a "win") the search has nothing to tell moves apart:
-    use ``GridMaster4.solve()`` (Warnsdorff's rule) there.
+    Returns are the game's ``returns()``; in a one-player puzzle where
+    every ending is a "win" the search has nothing to tell moves apart: use
+    the game's own solver there, if it has one.
 
     Args:
         simulations: simulations per move (used when ``time`` is None).
@@ -255,8 +255,8 @@ class MCTSAgent(Agent):
         assert me is not None
         rng = position_rng(self.seed, game, self._rng)
         work = game.view_for(me)
-        # Block Four: a hidden bid of the other player is taken back, so the
-        # root is the bid node before either bid (decoupled UCT decides it)
+        # a hidden submission of another player is taken back, so the root is
+        # the simultaneous node before any submission (decoupled UCT decides it)
         while work.pending:
             work.undo()
         root = _new_node(work, None, None, rng)

@@ -1,23 +1,41 @@
-"""Analysis for teaching: exact solutions, the Block Four bid as a matrix
-game, its equilibria, and tournaments between agents.
+"""Analysis for teaching: exact solutions, equilibria of matrix games,
+tournaments between agents, and what each game brings of its own.
 
 - ``solve(game)``: the value under perfect play, the optimal moves and the
-  value of every legal move (Gridlock, GridBloc endgames), with a
-  transposition table and board symmetries; ``SolveBudgetExceeded`` past the
-  budget.
-- ``bid_table(game)`` lists what every pair of bids earns (RULES BF-6);
-  ``bid_matrix(game)`` estimates X's value of every pair by rollouts. Both
-  return a :class:`BidTable` (``to_frame()``, a notebook HTML table, ``plot()``).
-- ``equilibrium(...)``: a Nash equilibrium of the bid stage (LP when zero-sum,
-  nashpy otherwise).
+  value of every legal move, for two-player zero-sum perfect-information
+  games (a game's own exact solver when it has one), with a transposition
+  table and board symmetries; ``SolveBudgetExceeded`` past the budget.
+- ``equilibrium(...)``: a Nash equilibrium of a matrix game, or of the
+  matrix game at a game's simultaneous node (LP when zero-sum, nashpy
+  otherwise).
 - ``tournament(...)``: a round robin between agents, in parallel with joblib.
+
+A game's own tables and plots (its ``analysis_tools`` hook) are served here
+by name too, e.g. ``gridwidgets.analysis.bid_table`` (see each game's rules
+page).
 """
 
-from .bids import WIN_VALUE, BidTable, bid_matrix, bid_table, describe_order, position_value
+from typing import Any
+
 from .equilibrium import Equilibrium, equilibrium
 from .solve import Solution, SolveBudgetExceeded, solve
 from .tournament import TournamentResult, elo_ratings, tournament, wilson_interval
 
-__all__ = ["WIN_VALUE", "BidTable", "bid_matrix", "bid_table", "describe_order", "position_value"]
-__all__ += ["Equilibrium", "TournamentResult", "elo_ratings", "equilibrium", "tournament", "wilson_interval"]
+__all__ = ["Equilibrium", "TournamentResult", "elo_ratings", "equilibrium", "tournament", "wilson_interval"]
 __all__ += ["Solution", "SolveBudgetExceeded", "solve"]
+
+
+def __getattr__(name: str) -> Any:
+    """An analysis tool a registered game contributes (its ``analysis_tools`` hook)."""
+    from ..core import registry
+
+    try:
+        return registry.resolve("analysis_tools", name)
+    except AttributeError:
+        raise AttributeError(f"module 'gridwidgets.analysis' has no attribute {name!r}") from None
+
+
+def __dir__() -> list[str]:
+    from ..core import registry
+
+    return sorted(set(globals()) | set(registry.contributed("analysis_tools")))

@@ -1,11 +1,13 @@
-"""Nash equilibria of matrix games, and of the bid of a Block Four turn.
+"""Nash equilibria of matrix games, and of a game's simultaneous node.
 
-A Block Four bid is a simultaneous choice (RULES BF-5): X picks a row of
-:func:`~gridwidgets.analysis.bid_matrix`, O a column, and the matrix holds
-X's value of the pair, O's being its negative. So the bid is a finite
-two-player **zero-sum** game, and :func:`equilibrium` solves it:
+At a simultaneous node of a two-player game (its ``is_simultaneous_node()``)
+both players choose at once: the first picks a row, the second a column of
+the node's matrix game, which the game itself values through its
+``stage_matrix`` analysis tool (its ``analysis_tools`` hook; each game's
+rules page says how). A zero-sum matrix holds the first player's value of
+each pair, the second's being its negative. :func:`equilibrium` solves:
 
-- zero-sum matrices (every Block Four bid matrix, or one array ``A``, or a
+- zero-sum matrices (a zero-sum stage matrix, or one array ``A``, or a
   pair ``(A, -A)``) by von Neumann's minimax theorem as a linear program
   (von Neumann 1928, "Zur Theorie der Gesellschaftsspiele", *Math. Ann.*
   100; the LP form as in Dantzig 1951, "A proof of the equivalence of the
@@ -35,8 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from ..games.blockfour import BlockFour
-from .bids import BidTable, _diverging, _scale, bid_matrix
+from ..core.game import Game
 
 __all__ = ["Equilibrium", "equilibrium"]
 
@@ -51,14 +52,14 @@ class Equilibrium:
     """A Nash equilibrium of a two-player matrix game: X (rows) and O (columns).
 
     Attributes:
-        rows: X's pure strategies (for Block Four, X's bids in notation
-            ``"IO"``, BF-12; for a raw matrix, the row numbers ``0..m-1``).
-        cols: O's pure strategies (O's bids, or ``0..n-1``).
+        rows: X's pure strategies (at a game's simultaneous node, the first
+            player's choices in notation; for a raw matrix, the row numbers ``0..m-1``).
+        cols: O's pure strategies (the second player's choices, or ``0..n-1``).
         x_array: X's mixed strategy, a ``float`` array of ``len(rows)``
             probabilities summing to 1.
         o_array: O's mixed strategy, ``len(cols)`` probabilities.
         matrix: X's payoffs, ``float`` array ``(len(rows), len(cols))``
-            (for Block Four, :func:`~gridwidgets.analysis.bid_matrix`'s ``values``).
+            (for a game, its stage matrix's ``values``).
         matrix_o: O's payoffs, same shape (``-matrix`` for a zero-sum game).
         value: X's expected payoff ``x @ matrix @ o`` under the equilibrium;
             for a zero-sum game, the game value (what X can guarantee and O
@@ -67,8 +68,8 @@ class Equilibrium:
         zero_sum: True if ``matrix_o == -matrix``.
         method: how it was computed: ``"lp"``, ``"support_enumeration"``,
             ``"lemke_howson"`` or ``"vertex_enumeration"``.
-        table: the :class:`~gridwidgets.analysis.BidTable` the matrix came
-            from (Block Four), else ``None``.
+        table: the stage table the matrix came from (a game's
+            ``stage_matrix``), else ``None``.
         title: a caption.
     """
 
@@ -82,7 +83,7 @@ class Equilibrium:
     value_o: float
     zero_sum: bool
     method: str
-    table: BidTable | None = None
+    table: Any = None
     title: str = ""
     row_label: str = field(default="X")
     col_label: str = field(default="O")
@@ -273,6 +274,21 @@ class Equilibrium:
 # ----------------------------------------------------------------------
 # Solvers
 # ----------------------------------------------------------------------
+def _scale(values: Any) -> float:
+    a = np.abs(np.asarray(values, dtype=float))
+    top = float(a.max()) if a.size else 0.0
+    return top if top > 0 else 1.0
+
+
+def _diverging(t: float) -> str:
+    """A background colour for ``t`` in -1..1: red (O) - white - blue (X)."""
+    t = max(-1.0, min(1.0, t))
+    far = (59, 130, 246) if t > 0 else (239, 68, 68)
+    a = abs(t) * 0.75
+    r, g, b = (round(255 + (c - 255) * a) for c in far)
+    return f"#{r:02x}{g:02x}{b:02x}"
+
+
 def _clean(p: np.ndarray) -> np.ndarray:
     """Round-off out of a probability vector: clip to [0, 1], zero the dust, renormalise."""
     p = np.clip(np.asarray(p, dtype=float), 0.0, None)
@@ -351,16 +367,29 @@ def _has_scipy() -> bool:
     return True
 
 
-def _before_bids(game: BlockFour) -> BlockFour:
-    """The position of this turn before either bid: a bid already in, or
-    hidden in a ``view_for``, changes nothing until both are in (BF-5), so
-    the matrix game of the turn is the same."""
+def _before_submissions(game: Game) -> Game:
+    """The position of this simultaneous node before any submission: a
+    submission already in, or hidden in a ``view_for``, changes nothing until
+    all are in (C-5), so the node's matrix game is the same."""
     if game.pending:
         g = game.copy()
         while g.pending:
             g.undo()
         return g
     return game
+
+
+def _is_table(obj: Any) -> bool:
+    """A table of two players' choices (rows, cols, values, numeric), as a game's
+    ``stage_matrix`` returns."""
+    return all(hasattr(obj, a) for a in ("rows", "cols", "values", "numeric")) and not isinstance(obj, Game)
+
+
+def _import(path: str) -> Any:
+    import importlib
+
+    module, _, attr = path.partition(":")
+    return getattr(importlib.import_module(module), attr)
 
 
 def _as_matrices(obj: Any) -> tuple[np.ndarray, np.ndarray | None]:
@@ -401,19 +430,20 @@ def equilibrium(
     cols: list[Any] | None = None,
     **bid_matrix_options: Any,
 ) -> Equilibrium:
-    """A Nash equilibrium of a Block Four bid or of a matrix game.
+    """A Nash equilibrium of a matrix game, or of a game's simultaneous node.
 
     Args:
         game_or_matrix: one of
 
-            - a :class:`~gridwidgets.BlockFour` game in its bid phase
-              (RULES BF-5): the matrix is ``bid_matrix(game,
-              **bid_matrix_options)`` (X's value of every pair of bids; O's is
-              its negative, so the game is zero-sum). A game where one bid is
-              already in, or hidden in a ``view_for(player)`` (``HIDDEN``),
-              gives the same matrix: nothing changes until both bids are in,
-              so the turn's game is the one before either bid;
-            - a numeric :class:`~gridwidgets.analysis.BidTable` (from ``bid_matrix``);
+            - a two-player game at a simultaneous node whose game offers a
+              ``stage_matrix`` analysis tool: the matrix is
+              ``stage_matrix(game, **stage_options)`` (the first player's
+              value of every pair of choices). A game where one submission
+              is already in, or hidden in a ``view_for(player)``, gives the
+              same matrix: nothing changes until all are in (C-5), so the
+              node's game is the one before any submission;
+            - a numeric table from a ``stage_matrix`` (``rows``, ``cols``,
+              ``values``);
             - a 2D array ``A`` of the row player's payoffs: a zero-sum game
               (the column player gets ``-A``);
             - a pair ``(A, B)`` of 2D arrays of one shape: a bimatrix game
@@ -424,11 +454,11 @@ def equilibrium(
             ``"support_enumeration"``, ``"lemke_howson"`` (initial dropped
             label 0), ``"vertex_enumeration"``: the first equilibrium found.
         rows: labels of the row player's pure strategies of a raw matrix
-            (default ``0..m-1``); for Block Four, X's bids.
+            (default ``0..m-1``; a table's own rows otherwise).
         cols: labels of the column player's pure strategies (default
-            ``0..n-1``); for Block Four, O's bids.
-        **bid_matrix_options: for a game only: ``rollouts``, ``seed``,
-            ``agent`` of :func:`~gridwidgets.analysis.bid_matrix`.
+            ``0..n-1``; a table's own columns otherwise).
+        **bid_matrix_options: for a game only: the options of its
+            ``stage_matrix`` (e.g. ``rollouts``, ``seed``, ``agent``).
 
     Returns:
         An :class:`Equilibrium`: ``x``, ``o`` (dicts pure strategy ->
@@ -437,35 +467,38 @@ def equilibrium(
         ``plot()``, a notebook HTML table.
 
     Raises:
-        ValueError: for a game not in its bid phase, a matrix that is not
-            2D or holds NaN, labels of the wrong length, an unknown method,
-            or ``"lp"`` for a game that is not zero-sum.
-        TypeError: for bid-matrix options given with a matrix, or a game
-            other than Block Four.
+        ValueError: for a game not at a simultaneous node, a matrix that is
+            not 2D or holds NaN, labels of the wrong length, an unknown
+            method, or ``"lp"`` for a game that is not zero-sum.
+        TypeError: for stage-matrix options given with a matrix, or a game
+            without a stage matrix.
         RuntimeError: if no equilibrium is found (a degenerate game where
             the chosen nashpy method fails).
     """
     if method not in _METHODS:
         raise ValueError(f"method must be one of {', '.join(_METHODS)}; got {method!r}")
-    table: BidTable | None = None
+    table: Any = None
     title = ""
-    if isinstance(game_or_matrix, BlockFour):
-        table = bid_matrix(_before_bids(game_or_matrix), **bid_matrix_options)
-        title = f"Turn {game_or_matrix.turn} bids"
+    if isinstance(game_or_matrix, Game):
+        stage = type(game_or_matrix).analysis_tools.get("stage_matrix")
+        if stage is None or len(game_or_matrix.players) != 2:
+            raise TypeError(
+                f"equilibrium takes a two-player game at a simultaneous node whose matrix it can value, "
+                f"or a payoff matrix; {type(game_or_matrix).game_type.long_name} has no stage_matrix analysis tool"
+            )
+        if isinstance(stage, str):
+            stage = _import(stage)
+        table = stage(_before_submissions(game_or_matrix), **bid_matrix_options)
+        title = table.title.split(":")[0] if table.title else ""
     elif bid_matrix_options:
         raise TypeError(
-            f"{', '.join(sorted(bid_matrix_options))}: bid_matrix options are for a Block Four game, not a matrix"
+            f"{', '.join(sorted(bid_matrix_options))}: stage-matrix options are for a game, not a matrix"
         )
-    elif isinstance(game_or_matrix, BidTable):
+    elif _is_table(game_or_matrix):
         table = game_or_matrix
         if not table.numeric:
-            raise ValueError("this BidTable holds outcomes, not numbers: use bid_matrix(game), not bid_table(game)")
-        title = table.title.split(":")[0] + " bids" if table.title else ""
-    elif hasattr(game_or_matrix, "legal_moves"):
-        raise TypeError(
-            f"equilibrium takes a Block Four game in its bid phase or a payoff matrix, "
-            f"not a {type(game_or_matrix).__name__} game"
-        )
+            raise ValueError("this table holds outcomes, not numbers: equilibrium needs a numeric stage matrix")
+        title = table.title.split(":")[0] if table.title else ""
     if table is not None:
         a, b = np.asarray(table.values, dtype=float), None
         rows = list(table.rows) if rows is None else rows

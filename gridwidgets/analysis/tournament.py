@@ -1,6 +1,6 @@
 """Round-robin tournaments between agents, in parallel, with ratings.
 
-``tournament(gw.Gridlock, {"random": RandomAgent(), "greedy": G()}, games=200)``
+``tournament(registry.get("..."), {"random": RandomAgent(), "greedy": G()}, games=200)``
 plays the agents against each other in every seating, on as many processes
 as asked (joblib), with a progress bar (tqdm), and returns a
 :class:`TournamentResult`: a table of wins, draws and losses per agent with
@@ -39,6 +39,8 @@ from typing import Any
 import numpy as np
 
 from ..core.game import Game
+from ..core.gametype import Information
+from ..sim import run_chunks
 
 __all__ = ["TournamentResult", "elo_ratings", "tournament", "wilson_interval"]
 
@@ -179,7 +181,8 @@ def _play_one(factory: Any, options: dict[str, Any], specs: Sequence[Any], names
     index, seats, game_seed, agent_seeds = job
     game = _make_game(factory, options, game_seed)
     players = [_fresh_agent(specs[a], s) for a, s in zip(seats, agent_seeds, strict=True)]
-    hidden = type(game).view_for is not Game.view_for  # games with hidden information: agents get a view
+    gt = getattr(type(game), "game_type", None)
+    hidden = gt is not None and gt.information is Information.IMPERFECT  # agents get a view
     while not game.is_over:
         p = game.current_player
         try:
@@ -203,9 +206,19 @@ def _play_one(factory: Any, options: dict[str, Any], specs: Sequence[Any], names
     }
 
 
-def _play_chunk(factory: Any, options: dict[str, Any], specs: Sequence[Any], names: Sequence[str],
-                jobs: Sequence[Any]) -> list[dict[str, Any]]:
-    return [_play_one(factory, options, specs, names, job) for job in jobs]
+def _long_name(game: Any) -> str:
+    gt = getattr(type(game), "game_type", None)
+    return gt.long_name if gt is not None else type(game).__name__
+
+
+class _Chunk:
+    """The work of :func:`tournament` for :func:`~gridwidgets.sim.run_chunks`: games by job (picklable)."""
+
+    def __init__(self, factory: Any, options: dict[str, Any], specs: Sequence[Any], names: Sequence[str]) -> None:
+        self.factory, self.options, self.specs, self.names = factory, options, specs, names
+
+    def __call__(self, jobs: list[Any]) -> list[dict[str, Any]]:
+        return [_play_one(self.factory, self.options, self.specs, self.names, job) for job in jobs]
 
 
 # ----------------------------------------------------------------------
@@ -461,9 +474,9 @@ def tournament(
     """Play a round robin between ``agents`` and rate them.
 
     Args:
-        game_factory: a game class (``gw.Gridlock``; each game is made with
-            its ``_sim_new(game_options, game_seed)``, so a game with a
-            random setup, Block Four's BF-4, gets the game's seed), or any
+        game_factory: a game class (``registry.get(name)``; each game is made with
+            its ``new_for_seed(game_seed, **game_options)``, so a game with
+            a random setup gets the game's seed), or any
             function returning a new game, called as ``game_factory(**game_options)``.
         agents: ``{name: agent}``. An agent is an object with
             ``choose(game)`` (see :mod:`gridwidgets.agents`), or a class or
@@ -489,7 +502,7 @@ def tournament(
               holds every seat equally often (``n`` tables per set, not
               ``n!``);
             - ``"auto"`` (default): permutations for 1 and 2 players,
-              rotations for 3 and 4 (GridMaster4).
+              rotations for 3 and more.
 
             With fewer agents than seats, the agents fill the table in turn
             (``a, b, c, a``; then ``b, c, a, b`` and ``c, a, b, c``, so each
@@ -513,7 +526,7 @@ def tournament(
     each game is a function of the root seed and its number only, and the
     same seed gives the same tournament on 1 process or 100. An agent with
     neither ``reseed`` nor ``seed`` is used as it is (deterministic agents).
-    Agents of games with hidden information (Block Four) are given
+    Agents of games with hidden information are given
     ``game.view_for(player)``; others the game itself (they must not
     change it).
 
@@ -542,42 +555,8 @@ def tournament(
         words = [int(w) for w in child.generate_state(n + 1)]
         jobs.append((i, tables[i % len(tables)], words[0], tuple(words[1:])))
 
-    if n_jobs == 1:
-        workers = 1
-    else:
-        from joblib import effective_n_jobs
-
-        workers = effective_n_jobs() if n_jobs is None else effective_n_jobs(n_jobs)
-    chunk = max(1, min(50, len(jobs) // (4 * workers) or 1))
-    chunks = [jobs[i : i + chunk] for i in range(0, len(jobs), chunk)]
-    bar = None
-    if progress:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(total=len(jobs), desc=f"{type(probe).__name__} tournament", unit="game")
-    records: list[dict[str, Any]] = []
-    try:
-        if workers == 1 or len(chunks) <= 1:
-            for part in chunks:
-                records.extend(_play_chunk(game_factory, game_options, specs, names, part))
-                if bar is not None:
-                    bar.update(len(part))
-        else:
-            from joblib import Parallel, delayed
-
-            kw: dict[str, Any] = {} if n_jobs is None else {"n_jobs": n_jobs}
-            try:
-                parallel = Parallel(return_as="generator", **kw)
-            except ValueError:  # backends without generators (multiprocessing, Ray): all at once
-                parallel = Parallel(**kw)
-            tasks = (delayed(_play_chunk)(game_factory, game_options, specs, names, p) for p in chunks)
-            for part in parallel(tasks):
-                records.extend(part)
-                if bar is not None:
-                    bar.update(len(part))
-    finally:
-        if bar is not None:
-            bar.close()
+    records = run_chunks(_Chunk(game_factory, game_options, specs, names), jobs, n_jobs=n_jobs,
+                         progress=progress, desc=f"{_long_name(probe)} tournament", max_chunk=50)
     return TournamentResult(
         agents=names,
         records=records,

@@ -422,6 +422,37 @@ class Game(ABC):
     presets: ClassVar[dict[str, tuple[str, dict[str, Any]]]] = {}
     #: one or two sentences on how to play on the board, for menus and help
     how_to_play: ClassVar[str] = ""
+    #: names served by ``gridwidgets.cli`` for callers of earlier versions,
+    #: ``{name: "module:attribute"}`` (a game's own terminal functions)
+    terminal_names: ClassVar[dict[str, str]] = {}
+
+    @classmethod
+    def terminal_arguments(cls, parser: Any) -> None:
+        """Add this game's options to its ``python -m gridwidgets play NAME``
+        parser (an ``argparse.ArgumentParser``). The default:
+        ``--preset KEY`` (from :attr:`presets`), ``--option KEY=VALUE``
+        (repeatable, values read as JSON or else as text), ``--seed N`` and
+        ``--agent SEAT`` (repeatable: a player id or name played by a
+        :class:`~gridwidgets.agents.RandomAgent`)."""
+        from ..cli import generic_arguments
+
+        generic_arguments(cls, parser)
+
+    @classmethod
+    def terminal_session(cls, args: Any) -> Callable[[], Any]:
+        """From the parsed arguments, a function that plays one game in the
+        terminal. The default makes the game from the options and plays it
+        with :func:`gridwidgets.cli.play_game`, the generic loop (moves typed
+        in notation, ``?`` help, ``u`` undo, ``q`` quit; hidden submissions
+        of a simultaneous node typed in turn with the screen cleared
+        between people).
+
+        Raises:
+            ValueError: for options the game refuses (shown as a usage error).
+        """
+        from ..cli import generic_session
+
+        return generic_session(cls, args)
     #: options of a small game of this kind, quick to play out: golden playthroughs,
     #: conformance checks and demos use them (default: the default options)
     small_options: ClassVar[dict[str, Any]] = {}
@@ -432,6 +463,15 @@ class Game(ABC):
         better), for greedy play and alpha-beta at its depth limit; ``None``
         (the default) means the game offers none. It may read anything of
         the game; it must not change it."""
+        return None
+
+    def move_value(self, move: Any, player: int) -> tuple[float, ...] | None:
+        """How good playing ``move`` looks to ``player`` one move ahead, as a
+        tuple compared lexicographically (higher is better), for one-ply
+        search (:class:`~gridwidgets.agents.GreedyAgent`); ``None`` (the
+        default) means: play it, then :meth:`evaluate`. A game whose
+        position value depends on what the move ended (a round) gives its
+        own. It must leave the game as it found it."""
         return None
 
     def search_moves(self) -> list[Any]:
@@ -453,9 +493,14 @@ class Game(ABC):
         the history itself: always right, never merges transpositions."""
         return (tuple(str(m) for m in self._history), tuple(sorted(self._pending)))
 
-    #: analysis functions particular to this game, ``{name: function}``, served as
-    #: ``gridwidgets.analysis.<name>`` (a game's own tables or plots); none by default
-    analysis_tools: ClassVar[dict[str, Callable[..., Any]]] = {}
+    #: analysis functions particular to this game, ``{name: function or "module:attribute"}``,
+    #: served as ``gridwidgets.analysis.<name>`` (a game's own tables or plots); none by
+    #: default. The name ``"stage_matrix"`` is special: ``analysis.equilibrium(game)``
+    #: calls it at a two-player simultaneous node for the matrix game of that node.
+    analysis_tools: ClassVar[dict[str, Any]] = {}
+    #: agents particular to this game, ``{name: class or "module:attribute"}``, served as
+    #: ``gridwidgets.agents.<name>``; none by default
+    agents: ClassVar[dict[str, Any]] = {}
     #: a fast exact solver for this game, ``f(game, *, time_limit, max_nodes,
     #: progress) -> Solution``, used by ``analysis.solve`` instead of its generic search
     exact_solver: ClassVar[Callable[..., Any] | None] = None
@@ -1312,24 +1357,9 @@ class Game(ABC):
             size: width of the picture in CSS pixels.
             show_forbidden: mark the cells the mover may not use.
         """
-        from .draw import svg_board
+        from .draw import render_svg
 
-        last = self._history[-1] if self._history else None
-        last_cell = getattr(last, "cell", None)
-        return svg_board(
-            self.rows,
-            self.cols,
-            {
-                (r, c): (self.cell_text((r, c)), int(self.board[r, c]))
-                for r in range(self.rows)
-                for c in range(self.cols)
-                if self.cell_text((r, c))
-            },
-            last=last_cell,
-            marked=self.forbidden_cells() if show_forbidden else (),
-            size=size,
-            title=f"{type(self).__name__}: {self.status()}",
-        )
+        return render_svg(self.scene(show_forbidden=show_forbidden), size=size)
 
     def _repr_svg_(self) -> str:
         return self.to_svg()

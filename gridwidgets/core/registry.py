@@ -26,7 +26,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 if TYPE_CHECKING:  # pragma: no cover
     from .game import Game
 
-__all__ = ["ENTRY_POINT_GROUP", "games", "get", "lookup_id", "make", "names", "register", "unregister"]
+__all__ = ["ENTRY_POINT_GROUP", "contributed", "games", "get", "lookup_id", "make", "names", "register", "resolve"]
+__all__ += ["unregister"]
 
 #: the entry-point group other packages register their games in
 ENTRY_POINT_GROUP = "gridwidgets.games"
@@ -156,3 +157,42 @@ def lookup_id(game_id: str) -> type[Game] | None:
 
     known = games()
     return known.get(game_id) or Game._by_id.get(game_id)
+
+
+def contributed(hook: str) -> dict[str, Any]:
+    """What the registered games contribute to a generic namespace, by name.
+
+    Args:
+        hook: ``"analysis_tools"`` (served as ``gridwidgets.analysis.<name>``)
+            or ``"agents"`` (served as ``gridwidgets.agents.<name>``): the game
+            class attribute of that name, ``{name: object or "module:attribute"}``.
+            A string is imported on first use, so a game's tools may import
+            the game's own module without a cycle.
+
+    Returns:
+        ``{name: (game class, object or import path)}`` over every registered game.
+    """
+    out: dict[str, Any] = {}
+    for cls in games().values():
+        for name, obj in (getattr(cls, hook, None) or {}).items():
+            out.setdefault(name, (cls, obj))
+    return out
+
+
+def resolve(hook: str, name: str) -> Any:
+    """The object a registered game contributes as ``name`` to ``hook`` (see
+    :func:`contributed`), imported if given as ``"module:attribute"``.
+
+    Raises:
+        AttributeError: if no registered game contributes ``name``.
+    """
+    entry = contributed(hook).get(name)
+    if entry is None:
+        raise AttributeError(name)
+    obj = entry[1]
+    if isinstance(obj, str):
+        import importlib
+
+        module, _, attr = obj.partition(":")
+        obj = getattr(importlib.import_module(module), attr)
+    return obj

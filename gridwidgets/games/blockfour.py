@@ -220,6 +220,15 @@ class BlockFour(BlockFourKnowledge, BlockFourPicture, BlockFourTerminal, BlockFo
     turn_rule = "BF-6"
     final_rule = "BF-13"
     secrecy_rule = "BF-5"
+    #: the bid as a matrix game (games/knowledge/blockfour_bids.py), served as gridwidgets.analysis.<name>
+    analysis_tools: ClassVar[dict[str, Any]] = {
+        name: f"gridwidgets.games.knowledge.blockfour_bids:{name}"
+        for name in ("WIN_VALUE", "BidTable", "bid_matrix", "bid_table", "describe_order", "position_value")
+    } | {"stage_matrix": "gridwidgets.games.knowledge.blockfour_bids:bid_matrix"}
+    #: bids by the equilibrium of the turn's bid matrix, served as gridwidgets.agents.EquilibriumAgent
+    agents: ClassVar[dict[str, Any]] = {
+        "EquilibriumAgent": "gridwidgets.games.knowledge.blockfour_agents:EquilibriumAgent"
+    }
     rows = cols = SIZE
     presets: ClassVar[dict[str, tuple[str, dict[str, Any]]]] = {"9x9": ("9×9, nine fields (the book)", {})}
     how_to_play = (

@@ -8,8 +8,17 @@ from __future__ import annotations
 from typing import Any
 
 
+def _exact_solver(game: Any, **budget: Any) -> Any:
+    from .solvers import solve_gridbloc
+
+    return solve_gridbloc(game, **budget)
+
+
 class GridBlocKnowledge:
     """Knowledge hooks of GridBloc."""
+
+    #: ``analysis.solve`` uses this game's own exact search (``games/knowledge/solvers.py``)
+    exact_solver = staticmethod(_exact_solver)
 
     def search_moves(self) -> list[Any]:
         """In the setup phase only ``done`` (GB-10: more original walls or another
@@ -19,6 +28,27 @@ class GridBlocKnowledge:
 
             return [Done()]
         return self.legal_moves()
+
+    def move_value(self, move: Any, player: int) -> tuple[float, ...]:
+        """One ply ahead, ours (GB-5..GB-7): the runner maximises its points
+        this round plus ``unscored_reachable()`` after the step (a step onto
+        a new tile trades one reachable tile for one point, so it is not
+        penalised), preferring the step that scores now on a tie; the blocker
+        minimises ``unscored_reachable()`` after the wall. A move that ends
+        the round counts 0 reachable tiles; one that ends the game, its
+        returns."""
+        rnd, runner = self._round, self.runner_player
+        self.play(move)
+        try:
+            if self.is_over:
+                return (self.returns()[player], 0.0, 0.0)
+            unscored = 0 if self._round != rnd else self.unscored_reachable()
+            points = self.round_scores[rnd - 1][runner]
+            if player == runner:
+                return (0.0, float(points + unscored), float(points))
+            return (0.0, -float(unscored), 0.0)
+        finally:
+            self.undo()
 
     def evaluate(self, player: int) -> float:
         """GB-5..GB-7, ours: ``player``'s points minus the other's over both

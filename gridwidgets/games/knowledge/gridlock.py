@@ -9,8 +9,17 @@ from functools import lru_cache
 from typing import Any
 
 
+def _exact_solver(game: Any, **budget: Any) -> Any:
+    from .solvers import solve_gridlock
+
+    return solve_gridlock(game, **budget)
+
+
 class GridlockKnowledge:
     """Knowledge hooks of Gridlock."""
+
+    #: ``analysis.solve`` uses this game's own exact search (``games/knowledge/solvers.py``)
+    exact_solver = staticmethod(_exact_solver)
 
     def evaluate(self, player: int) -> float:
         """Mobility (GL-3, GL-4), ours: ``player``'s legal cells minus the opponent's."""

@@ -47,7 +47,7 @@ class GridMaster4Knowledge:
         Raises:
             ValueError: for more than one player, or if no tour was found.
         """
-        from ...agents.warnsdorff import warnsdorff_tour
+        from .gridmaster_tour import warnsdorff_tour
 
         if len(self.players) != 1:
             raise ValueError("solve() is for the one-player puzzle (players=1)")

@@ -5,9 +5,32 @@ A mixin of :class:`~gridwidgets.games.blockfour.BlockFour` (``games/blockfour.py
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, ClassVar
+
 
 class BlockFourTerminal:
-    """Terminal hooks of Block Four."""
+    """Terminal hooks of BlockFour."""
+
+    #: the functions of earlier versions' ``gridwidgets.cli``, served there by name
+    terminal_names: ClassVar[dict[str, str]] = {
+        "play_blockfour": "gridwidgets.games.terminal.blockfour_play:play_blockfour",
+        "blockfour_board": "gridwidgets.games.terminal.blockfour_play:blockfour_board",
+    }
+
+    @classmethod
+    def terminal_arguments(cls, parser: Any) -> None:
+        """This game's options of ``python -m gridwidgets play`` (``games/terminal/blockfour_play.py``)."""
+        from .blockfour_play import add_arguments
+
+        add_arguments(parser)
+
+    @classmethod
+    def terminal_session(cls, args: Any) -> Callable[[], Any]:
+        """This game's own terminal dialogue (``games/terminal/blockfour_play.py``)."""
+        from .blockfour_play import session
+
+        return session(args)
 
     def board_text(self) -> str:
         """The board as text (BF-1, C-2): lettered columns, numbered rows, the

@@ -5,9 +5,32 @@ A mixin of :class:`~gridwidgets.games.gridbloc.GridBloc` (``games/gridbloc.py`` 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, ClassVar
+
 
 class GridBlocTerminal:
     """Terminal hooks of GridBloc."""
+
+    #: the functions of earlier versions' ``gridwidgets.cli``, served there by name
+    terminal_names: ClassVar[dict[str, str]] = {
+        "play_gridbloc": "gridwidgets.games.terminal.gridbloc_play:play_gridbloc",
+        "gridbloc_board": "gridwidgets.games.terminal.gridbloc_play:gridbloc_board",
+    }
+
+    @classmethod
+    def terminal_arguments(cls, parser: Any) -> None:
+        """This game's options of ``python -m gridwidgets play`` (``games/terminal/gridbloc_play.py``)."""
+        from .gridbloc_play import add_arguments
+
+        add_arguments(parser)
+
+    @classmethod
+    def terminal_session(cls, args: Any) -> Callable[[], Any]:
+        """This game's own terminal dialogue (``games/terminal/gridbloc_play.py``)."""
+        from .gridbloc_play import session
+
+        return session(args)
 
     def __str__(self) -> str:
         """The board with its walls: ``|`` and ``---`` walls, ``R`` the runner,

@@ -5,11 +5,34 @@ A mixin of :class:`~gridwidgets.games.gridmaster.GridMaster4` (``games/gridmaste
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, ClassVar
+
 from ...core.notation import col_label
 
 
 class GridMaster4Terminal:
     """Terminal hooks of GridMaster4."""
+
+    #: the functions of earlier versions' ``gridwidgets.cli``, served there by name
+    terminal_names: ClassVar[dict[str, str]] = {
+        "play_gridmaster": "gridwidgets.games.terminal.gridmaster_play:play_gridmaster",
+        "gridmaster_board": "gridwidgets.games.terminal.gridmaster_play:gridmaster_board",
+    }
+
+    @classmethod
+    def terminal_arguments(cls, parser: Any) -> None:
+        """This game's options of ``python -m gridwidgets play`` (``games/terminal/gridmaster_play.py``)."""
+        from .gridmaster_play import add_arguments
+
+        add_arguments(parser)
+
+    @classmethod
+    def terminal_session(cls, args: Any) -> Callable[[], Any]:
+        """This game's own terminal dialogue (``games/terminal/gridmaster_play.py``)."""
+        from .gridmaster_play import session
+
+        return session(args)
 
     def board_text(self, mark_legal: bool = False) -> str:
         """The board as text, compact enough for 20x20 in 83 columns (GM-10, C-2).

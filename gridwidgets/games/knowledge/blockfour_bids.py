@@ -30,7 +30,8 @@ from typing import Any
 
 import numpy as np
 
-from ..games.blockfour import Bid, BlockFour, placement_order
+from ...analysis.equilibrium import _diverging, _scale
+from ..blockfour import Bid, BlockFour, placement_order
 
 __all__ = ["WIN_VALUE", "BidTable", "bid_matrix", "bid_table", "describe_order", "position_value"]
 
@@ -213,21 +214,6 @@ def _fmt(v: Any) -> str:
     return str(v)
 
 
-def _scale(values: Any) -> float:
-    a = np.abs(np.asarray(values, dtype=float))
-    top = float(a.max()) if a.size else 0.0
-    return top if top > 0 else 1.0
-
-
-def _diverging(t: float) -> str:
-    """A background colour for ``t`` in -1..1: red (O) - white - blue (X)."""
-    t = max(-1.0, min(1.0, t))
-    far = (59, 130, 246) if t > 0 else (239, 68, 68)
-    a = abs(t) * 0.75
-    r, g, b = (round(255 + (c - 255) * a) for c in far)
-    return f"#{r:02x}{g:02x}{b:02x}"
-
-
 def describe_order(order: Sequence[tuple[int, str]], players: Sequence[str] = ("X", "O")) -> str:
     """The placements of a turn for people (BF-6):
 
@@ -324,7 +310,7 @@ def position_value(game: BlockFour) -> int:
 def _agent_factory(agent: Any) -> Callable[[int], Any]:
     """A function ``rollout seed -> agent``."""
     if agent is None:
-        from ..agents import RandomAgent
+        from ...agents import RandomAgent
 
         return lambda s: RandomAgent(seed=s)
     if callable(getattr(agent, "choose", None)) and not isinstance(agent, type):

@@ -11,10 +11,10 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from ..core.game import CellMove
+from ...core.game import CellMove
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..games.gridmaster import GridMaster4
+    from ..gridmaster import GridMaster4
 
 __all__ = ["warnsdorff_tour"]
 
