@@ -144,7 +144,7 @@ class Classroom(ipywidgets.VBox):
             is not a player of the game.
 
     Attributes:
-        game_picker: the game menu (an ``ipywidgets.Dropdown``; value: a key of :data:`GAMES`).
+        game_picker: the game menu (an ``ipywidgets.Dropdown``; value: a key of :func:`games_menu`).
         board_picker: the board menu (value: a key of ``GAMES[game].boards``).
         seat_pickers: one menu per player, in player order (value: ``"person"`` or a key of :data:`AGENTS`).
         new_button: starts a new game with the same choices.

@@ -4,7 +4,7 @@ Agents, ``analysis.solve``, hints, ``simulate``, ``tournament``, the
 terminal (``python -m gridwidgets play NAME``), the widgets and the
 classroom menu look games up here; none of them names a game.
 
-The four games of the package are registered when :mod:`gridwidgets.games`
+The four games of the package are registered when ``gridwidgets.games``
 is imported. Another package adds its games through an entry point in the
 group ``gridwidgets.games``, pointing at a :class:`~gridwidgets.core.Game`
 subclass (or a function that registers games), e.g. in its
