@@ -425,6 +425,10 @@ class Game(ABC):
     #: names served by ``gridwidgets.cli`` for callers of earlier versions,
     #: ``{name: "module:attribute"}`` (a game's own terminal functions)
     terminal_names: ClassVar[dict[str, str]] = {}
+    #: a module with this game's own terminal dialogue: its ``add_arguments(parser)``
+    #: and ``session(args)`` stand in for the defaults of :meth:`terminal_arguments`
+    #: and :meth:`terminal_session`; ``None`` (the default): the generic ones
+    terminal_module: ClassVar[str | None] = None
 
     @classmethod
     def terminal_arguments(cls, parser: Any) -> None:
@@ -433,7 +437,13 @@ class Game(ABC):
         ``--preset KEY`` (from :attr:`presets`), ``--option KEY=VALUE``
         (repeatable, values read as JSON or else as text), ``--seed N`` and
         ``--agent SEAT`` (repeatable: a player id or name played by a
-        :class:`~gridwidgets.agents.RandomAgent`)."""
+        :class:`~gridwidgets.agents.RandomAgent`), unless the game names a
+        :attr:`terminal_module` of its own."""
+        if cls.terminal_module:
+            import importlib
+
+            importlib.import_module(cls.terminal_module).add_arguments(parser)
+            return
         from ..cli import generic_arguments
 
         generic_arguments(cls, parser)
@@ -447,9 +457,16 @@ class Game(ABC):
         of a simultaneous node typed in turn with the screen cleared
         between people).
 
+        A game that names a :attr:`terminal_module` gets that module's
+        ``session(args)``: its own dialogue.
+
         Raises:
             ValueError: for options the game refuses (shown as a usage error).
         """
+        if cls.terminal_module:
+            import importlib
+
+            return importlib.import_module(cls.terminal_module).session(args)  # type: ignore[no-any-return]
         from ..cli import generic_session
 
         return generic_session(cls, args)

@@ -55,6 +55,7 @@ from functools import lru_cache
 from typing import Any
 
 from ...analysis.solve import Solution, _Budget
+from .gridlock import _symmetries
 
 #: the generic solver's module (its limits are read at run time, so tests can lower them)
 _solve = importlib.import_module("...analysis.solve", __package__)
@@ -77,35 +78,6 @@ def solve_gridbloc(game: Any, *, time_limit: float, max_nodes: int, progress: bo
 # ----------------------------------------------------------------------
 # Gridlock
 # ----------------------------------------------------------------------
-def _symmetries(rows: int, cols: int) -> list[list[int]]:
-    """The distinct cell permutations of the board's symmetries (8 for a
-    square, 4 for a rectangle), identity first: ``perm[i]`` is the image of cell ``i``."""
-    maps: list[Callable[[int, int], tuple[int, int]]] = [
-        lambda r, c: (r, c),
-        lambda r, c: (rows - 1 - r, c),
-        lambda r, c: (r, cols - 1 - c),
-        lambda r, c: (rows - 1 - r, cols - 1 - c),
-    ]
-    if rows == cols:
-        n = rows
-        maps += [
-            lambda r, c: (c, r),
-            lambda r, c: (n - 1 - c, n - 1 - r),
-            lambda r, c: (c, n - 1 - r),
-            lambda r, c: (n - 1 - c, r),
-        ]
-    perms: list[list[int]] = []
-    for f in maps:
-        p = [0] * (rows * cols)
-        for r in range(rows):
-            for c in range(cols):
-                rr, cc = f(r, c)
-                p[r * cols + c] = rr * cols + cc
-        if p not in perms:
-            perms.append(p)
-    return perms
-
-
 @lru_cache(maxsize=16)
 def _canonicaliser(rows: int, cols: int) -> Callable[[int], int]:
     """A function from a key ``A | B << N`` (two sets of cells as bitboards)
@@ -115,7 +87,7 @@ def _canonicaliser(rows: int, cols: int) -> Callable[[int], int]:
     function's source is generated so that the lookups are unrolled.
     """
     n = rows * cols
-    perms = _symmetries(rows, cols)[1:]  # the identity is the key itself
+    perms = _symmetries(rows, cols)  # without the identity: the key itself
     if not perms or n > _SYM_MAX_CELLS:
         return lambda key: key
     chunk = 10

@@ -5,8 +5,7 @@ A mixin of :class:`~gridwidgets.games.blockfour.BlockFour` (``games/blockfour.py
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import ClassVar
 
 
 class BlockFourTerminal:
@@ -18,19 +17,8 @@ class BlockFourTerminal:
         "blockfour_board": "gridwidgets.games.terminal.blockfour_play:blockfour_board",
     }
 
-    @classmethod
-    def terminal_arguments(cls, parser: Any) -> None:
-        """This game's options of ``python -m gridwidgets play`` (``games/terminal/blockfour_play.py``)."""
-        from .blockfour_play import add_arguments
-
-        add_arguments(parser)
-
-    @classmethod
-    def terminal_session(cls, args: Any) -> Callable[[], Any]:
-        """This game's own terminal dialogue (``games/terminal/blockfour_play.py``)."""
-        from .blockfour_play import session
-
-        return session(args)
+    #: its own dialogue and options (``python -m gridwidgets play``)
+    terminal_module: ClassVar[str | None] = "gridwidgets.games.terminal.blockfour_play"
 
     def board_text(self) -> str:
         """The board as text (BF-1, C-2): lettered columns, numbered rows, the

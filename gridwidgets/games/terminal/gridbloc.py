@@ -5,8 +5,7 @@ A mixin of :class:`~gridwidgets.games.gridbloc.GridBloc` (``games/gridbloc.py`` 
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import ClassVar
 
 
 class GridBlocTerminal:
@@ -18,19 +17,8 @@ class GridBlocTerminal:
         "gridbloc_board": "gridwidgets.games.terminal.gridbloc_play:gridbloc_board",
     }
 
-    @classmethod
-    def terminal_arguments(cls, parser: Any) -> None:
-        """This game's options of ``python -m gridwidgets play`` (``games/terminal/gridbloc_play.py``)."""
-        from .gridbloc_play import add_arguments
-
-        add_arguments(parser)
-
-    @classmethod
-    def terminal_session(cls, args: Any) -> Callable[[], Any]:
-        """This game's own terminal dialogue (``games/terminal/gridbloc_play.py``)."""
-        from .gridbloc_play import session
-
-        return session(args)
+    #: its own dialogue and options (``python -m gridwidgets play``)
+    terminal_module: ClassVar[str | None] = "gridwidgets.games.terminal.gridbloc_play"
 
     def __str__(self) -> str:
         """The board with its walls: ``|`` and ``---`` walls, ``R`` the runner,

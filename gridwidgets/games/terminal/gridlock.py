@@ -5,8 +5,7 @@ A mixin of :class:`~gridwidgets.games.gridlock.Gridlock` (``games/gridlock.py`` 
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import ClassVar
 
 
 class GridlockTerminal:
@@ -17,16 +16,5 @@ class GridlockTerminal:
         "play_gridlock": "gridwidgets.games.terminal.gridlock_play:play_gridlock",
     }
 
-    @classmethod
-    def terminal_arguments(cls, parser: Any) -> None:
-        """This game's options of ``python -m gridwidgets play`` (``games/terminal/gridlock_play.py``)."""
-        from .gridlock_play import add_arguments
-
-        add_arguments(parser)
-
-    @classmethod
-    def terminal_session(cls, args: Any) -> Callable[[], Any]:
-        """This game's own terminal dialogue (``games/terminal/gridlock_play.py``)."""
-        from .gridlock_play import session
-
-        return session(args)
+    #: its own dialogue and options (``python -m gridwidgets play``)
+    terminal_module: ClassVar[str | None] = "gridwidgets.games.terminal.gridlock_play"

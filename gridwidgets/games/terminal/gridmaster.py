@@ -5,8 +5,7 @@ A mixin of :class:`~gridwidgets.games.gridmaster.GridMaster4` (``games/gridmaste
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from ...core.notation import col_label
 
@@ -20,19 +19,8 @@ class GridMaster4Terminal:
         "gridmaster_board": "gridwidgets.games.terminal.gridmaster_play:gridmaster_board",
     }
 
-    @classmethod
-    def terminal_arguments(cls, parser: Any) -> None:
-        """This game's options of ``python -m gridwidgets play`` (``games/terminal/gridmaster_play.py``)."""
-        from .gridmaster_play import add_arguments
-
-        add_arguments(parser)
-
-    @classmethod
-    def terminal_session(cls, args: Any) -> Callable[[], Any]:
-        """This game's own terminal dialogue (``games/terminal/gridmaster_play.py``)."""
-        from .gridmaster_play import session
-
-        return session(args)
+    #: its own dialogue and options (``python -m gridwidgets play``)
+    terminal_module: ClassVar[str | None] = "gridwidgets.games.terminal.gridmaster_play"
 
     def board_text(self, mark_legal: bool = False) -> str:
         """The board as text, compact enough for 20x20 in 83 columns (GM-10, C-2).
