@@ -211,7 +211,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parsers = {}
     for name, cls in games.items():
         gt = cls.game_type
-        parsers[name] = which.add_parser(name, help=f"{gt.long_name} ({gt})", description=cls.how_to_play or None)
+        parsers[name] = which.add_parser(name, help=str(gt), description=cls.how_to_play or None)
         cls.terminal_arguments(parsers[name])
     room = sub.add_parser(
         "classroom",
