@@ -640,6 +640,8 @@ class Game(ABC):
     def future(self) -> list[Any]:
         """The undone decisions that :meth:`redo` replays, next first, as moves
         (a joint action as its submissions in player order; a copy)."""
+        if not self._has_joint:  # no joint actions in this game: the decisions are the moves
+            return self._future[::-1]
         out: list[Any] = []
         for d in reversed(self._future):
             out.extend(d.moves if isinstance(d, JointMove) else (d,))
@@ -906,7 +908,11 @@ class Game(ABC):
                 self._future.append(decision)
             else:
                 decision = self._pop_step()
-            self._changed()
+            self._version += 1
+            if self._quiet:
+                self._dirty = True
+            elif self._observers:
+                self._notify()
             return decision
         finally:
             lock.release()
@@ -930,12 +936,21 @@ class Game(ABC):
         lock = self._lock
         lock.acquire()
         try:
-            if not self._future or self._pending:
+            future = self._future
+            if not future or self._pending:
                 raise IndexError("nothing to redo")
-            decision = self._future[-1]
-            self._replay(decision)
-            self._future.pop()
-            self._changed()
+            decision = future[-1]
+            if type(decision) is JointMove:
+                self._replay(decision)
+            else:  # inlined: redo is hot in searches
+                self._check(decision)
+                self._push(decision)
+            future.pop()
+            self._version += 1
+            if self._quiet:
+                self._dirty = True
+            elif self._observers:
+                self._notify()
             return decision
         finally:
             lock.release()
