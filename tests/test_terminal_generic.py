@@ -44,7 +44,8 @@ def test_tic_tac_toe_plays_to_the_end_with_help_undo_and_a_refused_move():
 def test_an_agent_seat_plays_by_itself():
     g = load()["TicTacToe"]()
     out = io.StringIO()
-    play_game(g, agents={1: RandomAgent(seed=3)}, read=_reader(["A1", "B1", "C1", "A2", "B2", "C2", "A3", "B3"]), out=out)
+    moves = ["A1", "B1", "C1", "A2", "B2", "C2", "A3", "B3"]
+    play_game(g, agents={1: RandomAgent(seed=3)}, read=_reader(moves), out=out)
     assert "(RandomAgent" in out.getvalue() and len(g.history) >= 5
 
 
