@@ -55,17 +55,6 @@ def _seating(game: Any, agents: Mapping[int, Any] | None) -> tuple[dict[int, Any
     return seats, [p for p in range(len(game.players)) if p not in seats]
 
 
-def _undo_to_person(game: Any, people: Sequence[int]) -> int:
-    """Undo at least one step, then on until a person is to move; the steps undone."""
-    undone = 0
-    while game.steps or game.pending:
-        game.undo()
-        undone += 1
-        if any(q in people for q in game.players_to_move):
-            break
-    return undone
-
-
 def play_game(
     game: Any,
     agents: Mapping[int, Any] | None = None,
@@ -122,10 +111,11 @@ def play_game(
             say(f"Legal moves ({len(legal)}): {shown}" + (", ..." if len(legal) > SOME else ""))
             continue
         if word in UNDO:
-            if not (game.steps or game.pending):
+            try:
+                game.undo_until(people)
+            except IndexError:
                 say("Nothing to undo.")
                 continue
-            _undo_to_person(game, people)
             say(str(game))
             continue
         try:

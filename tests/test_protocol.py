@@ -315,3 +315,20 @@ def test_changes_from_several_threads_are_atomic():
     assert not errors
     replay = gw.GridMaster4.from_json(g.to_json())
     assert replay == g and (replay.tiles == g.tiles).all() and (replay.active == g.active).all()
+
+
+def test_undo_until_a_person_is_to_move_c_3():
+    """``undo_until(players)``: one step back, then on to a turn of one of
+    ``players`` (an Undo button against agents); observers told once."""
+    from docgames import load
+
+    g = load()["TicTacToe"]()
+    with pytest.raises(IndexError):
+        g.undo_until({0})
+    for m in ("A1", "A2", "B1"):
+        g.play(m)
+    seen = []
+    g.observe(lambda game: seen.append(len(game.history)))
+    assert g.undo_until({1}) == 2 and [str(m) for m in g.history] == ["A1"] and g.current_player == 1
+    assert seen == [1]
+    assert g.undo_until(set()) == 1 and not g.history

@@ -38,7 +38,7 @@ import json
 import threading
 import warnings
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Hashable, Iterator, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
@@ -954,6 +954,30 @@ class Game(ABC):
             return decision
         finally:
             lock.release()
+
+    def undo_until(self, players: Collection[int]) -> int:
+        """Undo one step, then go on undoing until one of ``players`` is to
+        move (or the start is reached), as an Undo button does against agents
+        (else an agent would at once play again). Observers are told once.
+
+        Args:
+            players: the player ids who are people; empty: undo one step only.
+
+        Returns:
+            How many steps were taken back (a withdrawn hidden submission counts).
+
+        Raises:
+            IndexError: if nothing has been played.
+        """
+        with self.batch():
+            self.undo()
+            n = 1
+            while players and (self._step_records or self._pending) and not any(
+                q in players for q in self.players_to_move
+            ):
+                self.undo()
+                n += 1
+        return n
 
     def goto(self, index: int) -> None:
         """Go to the position after ``index`` steps of ``steps + future_steps``

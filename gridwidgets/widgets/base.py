@@ -417,11 +417,7 @@ class GameWidget(anywidget.AnyWidget):
         """Undo one move; against agents, keep undoing to a person's turn
         (else the agent would at once play again)."""
         g = self._game
-        people = set(range(len(g.players))) - set(self._agents)
-        with g.batch():
-            g.undo()
-            while people and g.history and g.current_player not in people:
-                g.undo()
+        g.undo_until(set(range(len(g.players))) - set(self._agents))
 
     def _step(self, action: Any, refusal: str) -> bool:
         try:

@@ -9,7 +9,7 @@ take seats."""
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import Any, TextIO
 
 from ...cli import HELP, QUIT, UNDO, _console, _seating
@@ -173,8 +173,9 @@ def play_gridmaster(
             if not word:
                 continue
             if word in UNDO:
-                n = _undo_to_person(game, people)
-                if not n:
+                try:
+                    n = game.undo_until(people)
+                except IndexError:
                     say("Nothing to undo.")
                     continue
                 say(f"Undone: {n} move{'s' if n != 1 else ''} taken back.")
@@ -190,19 +191,6 @@ def play_gridmaster(
     show()
     say(game.status())
     return game
-
-
-def _undo_to_person(game: GridMaster4, people: Sequence[int]) -> int:
-    """Undo one move, then on past agent moves to a person's turn (as the
-    widget's Undo does); return how many moves were taken back."""
-    n = 0
-    with game.batch():
-        while game.history:
-            game.undo()
-            n += 1
-            if game.current_player in people:
-                break
-    return n
 
 
 # ----------------------------------------------------------------------
