@@ -55,6 +55,21 @@ def _seating(game: Any, agents: Mapping[int, Any] | None) -> tuple[dict[int, Any
     return seats, [p for p in range(len(game.players)) if p not in seats]
 
 
+def ask(read: Callable[[str], str], prompt: str, say: Callable[..., None]) -> str | None:
+    """One line from a person: the text typed, or ``None`` once they leave
+    (end of input, or a word of ``QUIT``), with ``Goodbye.`` said."""
+    try:
+        text = read(prompt)
+    except EOFError:
+        say()
+        say("Goodbye.")
+        return None
+    if text.strip().lower() in QUIT:
+        say("Goodbye.")
+        return None
+    return text
+
+
 def play_game(
     game: Any,
     agents: Mapping[int, Any] | None = None,
@@ -93,16 +108,10 @@ def play_game(
             say(CLEAR + f"{game.players[p]}: your turn to choose; nobody else should look (C-5).")
         legal = game.legal_moves(p) if secret else game.legal_moves()
         example = str(legal[0]) if legal else ""
-        try:
-            text = read(f"{game.players[p]}, your move (e.g. {example}; ? help, u undo, q quit): ")
-        except EOFError:
-            say()
-            say("Goodbye.")
+        text = ask(read, f"{game.players[p]}, your move (e.g. {example}; ? help, u undo, q quit): ", say)
+        if text is None:
             return game
         word = text.strip().lower()
-        if word in QUIT:
-            say("Goodbye.")
-            return game
         if word in HELP:
             say(game.status())
             if game.how_to_play:

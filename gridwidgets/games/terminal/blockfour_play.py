@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TextIO
 
-from ...cli import CLEAR, HELP, QUIT, UNDO, _console, _seating
+from ...cli import CLEAR, HELP, UNDO, _console, _seating, ask
 from ...core.errors import IllegalMoveError
 from ..blockfour import NUMBERS, BlockFour, placement_order
 from ..knowledge.blockfour_bids import describe_order
@@ -246,16 +246,10 @@ def play_blockfour(
         legal = game.legal_moves(p)
         example = legal[0] if game.phase == "bid" else legal[len(legal) // 2]
         while True:
-            try:
-                text = read(_bf_prompt(game, example))
-            except EOFError:
-                say()
-                say("Goodbye.")
+            text = ask(read, _bf_prompt(game, example), say)
+            if text is None:
                 return game
             word = text.strip().lower()
-            if word in QUIT:
-                say("Goodbye.")
-                return game
             if word in HELP:
                 if game.phase == "bid":
                     say("A bid is two cards of your hand, by letter or number: IT, I T or 1 4 (BF-5).")

@@ -12,7 +12,7 @@ import argparse
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TextIO
 
-from ...cli import HELP, QUIT, UNDO, _console, _seating
+from ...cli import HELP, UNDO, _console, _seating, ask
 from ...core.errors import IllegalMoveError
 from ...core.notation import cell_name
 from ..gridbloc import Done, GridBloc, StartMove, Wall
@@ -276,16 +276,10 @@ def play_gridbloc(
         else:
             say(f"Open edges: {len(legal)} (? shows the nearest).")
         while True:
-            try:
-                text = read(_gb_prompt(game))
-            except EOFError:
-                say()
-                say("Goodbye.")
+            text = ask(read, _gb_prompt(game), say)
+            if text is None:
                 return game
             word = text.strip().lower()
-            if word in QUIT:
-                say("Goodbye.")
-                return game
             if word in HELP:
                 for line in _gb_help(game, legal):
                     say(line)

@@ -11,7 +11,7 @@ import argparse
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from ...cli import _console
+from ...cli import _console, ask
 from ...core.errors import IllegalMoveError
 from ..gridlock import Gridlock
 
@@ -44,14 +44,8 @@ def play_gridlock(
         p = game.current_player
         assert p is not None
         prompt = f"Player {p + 1} ({game.players[p]}), it's your turn. Enter your move (row and column): "
-        try:
-            text = read(prompt)
-        except EOFError:
-            say()
-            say("Goodbye.")
-            return game
-        if text.strip().lower() in {"q", "quit", "exit"}:
-            say("Goodbye.")
+        text = ask(read, prompt, say)
+        if text is None:
             return game
         try:
             move = game.play(text)

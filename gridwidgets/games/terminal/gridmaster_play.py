@@ -12,7 +12,7 @@ import argparse
 from collections.abc import Callable, Mapping
 from typing import Any, TextIO
 
-from ...cli import HELP, QUIT, UNDO, _console, _seating
+from ...cli import HELP, UNDO, _console, _seating, ask
 from ...core.errors import IllegalMoveError
 from ...core.notation import cell_name
 from ..gridmaster import GridMaster4
@@ -152,16 +152,10 @@ def play_gridmaster(
         else:
             say(f"Any open cell ({len(legal)}).")
         while True:
-            try:
-                text = read(_prompt(game))
-            except EOFError:
-                say()
-                say("Goodbye.")
+            text = ask(read, _prompt(game), say)
+            if text is None:
                 return game
             word = text.strip().lower()
-            if word in QUIT:
-                say("Goodbye.")
-                return game
             if word in HELP:
                 say("Type a cell: K10 (column letter, row number) or 10 11 (row, column).")
                 say("u undoes the last move (and the agents' moves since), q quits.")
