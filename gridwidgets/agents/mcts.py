@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import math
 import random
+import threading
 import time as _time
 from collections.abc import Callable
 from typing import Any
@@ -223,7 +224,11 @@ class MCTSAgent(Agent):
         return self._final(root, me, rng, moves)
 
     def analyse(
-        self, game: Game, simulations: int | None = None, record_every: int | None = None
+        self,
+        game: Game,
+        simulations: int | None = None,
+        record_every: int | None = None,
+        stop: threading.Event | None = None,
     ) -> dict[str, tuple[int, float]]:
         """Search ``game`` and return, per legal move (notation), its visits and
         mean return for the mover (-1..1): for hint overlays (visit share and
@@ -235,6 +240,8 @@ class MCTSAgent(Agent):
             record_every: also record the root's visit counts every this many
                 simulations (and at the end) in :attr:`last_history`, for a
                 plot of the search converging.
+            stop: an event another thread sets to end the search early (after
+                at least one simulation); the statistics so far are returned.
 
         Raises:
             ValueError: if the game is over.
@@ -243,14 +250,16 @@ class MCTSAgent(Agent):
             raise ValueError("the game is over: there is nothing to analyse")
         if record_every is not None and (not isinstance(record_every, int) or record_every < 1):
             raise ValueError(f"record_every must be a positive int, got {record_every!r}")
-        self._search(game, simulations, record_every)
+        self._search(game, simulations, record_every, stop)
         out = {m: (n, v) for m, n, v in self.last_stats}
         for m in game.legal_moves():
             out.setdefault(str(m), (0, 0.0))
         return out
 
     # ------------------------------------------------------------------
-    def _search(self, game: Game, simulations: int | None, record_every: int | None) -> tuple[Any, random.Random]:
+    def _search(
+        self, game: Game, simulations: int | None, record_every: int | None, stop: threading.Event | None = None
+    ) -> tuple[Any, random.Random]:
         me = game.current_player
         assert me is not None
         rng = position_rng(self.seed, game, self._rng)
@@ -271,6 +280,8 @@ class MCTSAgent(Agent):
             done += 1
             if record_every is not None and done % record_every == 0:
                 history.append((done, self._visits(root, me)))
+            if stop is not None and stop.is_set():
+                break
             if budget is not None:
                 if done >= budget:
                     break

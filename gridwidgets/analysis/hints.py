@@ -6,6 +6,7 @@ which kinds a game offers is decided here, from its metadata.
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from ..core.game import Game
@@ -16,7 +17,7 @@ __all__ = ["HINT_KINDS", "compute_hints", "hint_kinds"]
 HINT_KINDS = ("", "solve", "mcts")
 
 
-def compute_hints(kind: str, game: Game, budget: float) -> dict[str, Any]:
+def compute_hints(kind: str, game: Game, budget: float, stop: threading.Event | None = None) -> dict[str, Any]:
     """Advice on every legal move of ``game``'s player to act.
 
     Args:
@@ -24,6 +25,9 @@ def compute_hints(kind: str, game: Game, budget: float) -> dict[str, Any]:
             ``"mcts"`` (root statistics of ``gridwidgets.agents.MCTSAgent``).
         game: the position, as the player to act may see it (``view_for``).
         budget: seconds.
+        stop: an event another thread sets to end the computation early (the
+            widget does when the position changes): the search stops within
+            about a millisecond and its result is not wanted.
 
     Returns:
         ``{"moves": {notation: {"label", "value", "share", "best"}}, "message"}``:
@@ -41,7 +45,7 @@ def compute_hints(kind: str, game: Game, budget: float) -> dict[str, Any]:
     if kind == "solve":
         from .solve import solve
 
-        sol = solve(game, time_limit=budget, progress=False)
+        sol = solve(game, time_limit=budget, progress=False, stop=stop)
         best = {str(m) for m in sol.best_moves}
         for move, value in sol.move_values.items():
             label = "win" if value > 0 else "loss" if value < 0 else "draw"
@@ -52,7 +56,7 @@ def compute_hints(kind: str, game: Game, budget: float) -> dict[str, Any]:
         return {"moves": moves, "message": f"{mover} {verdict} with perfect play ({sol.nodes:,} positions searched)."}
     from ..agents.mcts import MCTSAgent
 
-    stats = MCTSAgent(time=budget, seed=0).analyse(game)
+    stats = MCTSAgent(time=budget, seed=0).analyse(game, stop=stop)
     total = sum(v for v, _ in stats.values()) or 1
     top = max((value for _, value in stats.values()), default=0.0)
     most = max((v for v, _ in stats.values()), default=0)

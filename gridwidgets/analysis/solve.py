@@ -27,6 +27,8 @@ general-sum returns are refused with :class:`ValueError` saying which.
 
 from __future__ import annotations
 
+import contextvars
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -42,13 +44,17 @@ __all__ = ["Solution", "SolveBudgetExceeded", "solve"]
 _TABLE_MAX = 3_000_000
 #: check the clock and the progress bar every this many positions (a power of 2)
 _CHECK_EVERY = 1 << 12
+#: the stop event of the solve in progress in this thread (see ``solve(stop=...)``)
+_STOP: contextvars.ContextVar[threading.Event | None] = contextvars.ContextVar("gridwidgets_solve_stop",
+                                                                             default=None)
 
 
 class SolveBudgetExceeded(RuntimeError):
     """Raised by :func:`solve` when the search passes ``time_limit`` or ``max_nodes``.
 
     Attributes:
-        budget: ``"time_limit"`` or ``"max_nodes"``, the limit that was reached.
+        budget: ``"time_limit"`` or ``"max_nodes"``, the limit that was reached,
+            or ``"stop"`` when the ``stop`` event of :func:`solve` was set.
         limit: its value (seconds or positions).
         nodes: positions searched before stopping.
         seconds: wall time spent.
@@ -75,8 +81,9 @@ class SolveBudgetExceeded(RuntimeError):
         self.move_values = dict(move_values)
         self.stage = stage
         what = f"{limit:g} s" if budget == "time_limit" else f"{int(limit):,} positions"
+        reason = "asked to stop" if budget == "stop" else f"{budget}={what} reached"
         super().__init__(
-            f"solve stopped: {budget}={what} reached after {nodes:,} positions in {seconds:.1f} s, "
+            f"solve stopped: {reason} after {nodes:,} positions in {seconds:.1f} s, "
             + (f"while solving {stage}, " if stage else "")
             + f"with {len(move_values)} of {total} root moves solved; raise {budget} or solve a later "
             "(or smaller) position"
@@ -148,6 +155,7 @@ class _Budget:
         #: what is being solved when it is not a root move (shown and reported)
         self.stage = ""
         self.shown = 0.0  # when the bar was last drawn (seconds into the solve)
+        self.stop = _STOP.get()  # the stop event of the solve() call this budget serves
 
     def elapsed(self) -> float:
         return time.perf_counter() - self.start
@@ -156,6 +164,9 @@ class _Budget:
         """Called every ``_CHECK_EVERY`` positions and between root moves."""
         self.nodes = nodes
         seconds = self.elapsed()
+        if self.stop is not None and self.stop.is_set():
+            self.close()
+            raise SolveBudgetExceeded("stop", 0, nodes, seconds, self.done, self.total, self.stage)
         if nodes > self.max_nodes:
             self.close()
             raise SolveBudgetExceeded("max_nodes", self.max_nodes, nodes, seconds, self.done, self.total, self.stage)
@@ -188,7 +199,14 @@ class _Budget:
             self.bar = None
 
 
-def solve(game: Game, *, time_limit: float = 60.0, max_nodes: int = 50_000_000, progress: bool = True) -> Solution:
+def solve(
+    game: Game,
+    *,
+    time_limit: float = 60.0,
+    max_nodes: int = 50_000_000,
+    progress: bool = True,
+    stop: threading.Event | None = None,
+) -> Solution:
     """Solve a two-player position exactly: its value, and every move's value.
 
     Args:
@@ -200,6 +218,8 @@ def solve(game: Game, *, time_limit: float = 60.0, max_nodes: int = 50_000_000, 
         max_nodes: positions searched before giving up.
         progress: show a tqdm progress bar (one step per root move) when the
             solve takes more than about a second.
+        stop: an event another thread sets to stop the solve early (the hint
+            worker does when the position changes); checked with the budget.
 
     Returns:
         A :class:`Solution`: ``value`` for the player to move (+1 win, 0 draw,
@@ -208,7 +228,8 @@ def solve(game: Game, *, time_limit: float = 60.0, max_nodes: int = 50_000_000, 
 
     Raises:
         SolveBudgetExceeded: (a ``RuntimeError``) past ``time_limit`` or
-            ``max_nodes``, saying which and how far the solve got.
+            ``max_nodes``, or once ``stop`` is set, saying which and how far the
+            solve got.
         ValueError: for a game it cannot solve (more than two players,
             simultaneous or hidden moves, general-sum returns, or a position
             the game's own solver refuses) or a bad budget.
@@ -227,9 +248,13 @@ def solve(game: Game, *, time_limit: float = 60.0, max_nodes: int = 50_000_000, 
             f"{gt.long_name} {why}: use an agent (MCTSAgent) instead"
         )
     solver = cls.exact_solver
-    if solver is not None:
-        return solver(game, time_limit=time_limit, max_nodes=max_nodes, progress=progress)
-    return _negamax_solve(game, time_limit, max_nodes, progress)
+    token = _STOP.set(stop)  # read by the budget, so a game's own solver stops too
+    try:
+        if solver is not None:
+            return solver(game, time_limit=time_limit, max_nodes=max_nodes, progress=progress)
+        return _negamax_solve(game, time_limit, max_nodes, progress)
+    finally:
+        _STOP.reset(token)
 
 
 def _unsolvable(game: Game) -> str:

@@ -22,8 +22,8 @@ def shorten(value: object, limit: int = ECHO_LIMIT) -> str:
         "'xxxx'… (10,000,000 characters)"
     """
     if isinstance(value, (str, bytes)) and len(value) > limit:
-        head = value[:limit]
-        return f"{head!r}… ({len(value):,} characters)"
+        head = repr(value[:limit])[: limit + 2]  # escapes never make the echo longer
+        return f"{head}… ({len(value):,} characters)"
     try:
         text = repr(value)
     except Exception:  # a broken __repr__ never hides the real error

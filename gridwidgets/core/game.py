@@ -561,8 +561,12 @@ class Game(ABC):
         with a board editor; ``None`` (the default): the game has no editor."""
         return None
 
+    #: the edits :meth:`edit_board` knows (``action`` names), for games with a board editor
+    edit_actions: ClassVar[tuple[str, ...]] = ()
+
     def edit_board(self, action: str, target: str) -> Game:
-        """A new game on the board changed by one edit (the widget's editor).
+        """A new game on the board changed by one edit (the widget's editor); the
+        actions are :attr:`edit_actions`.
 
         Raises:
             ValueError: if the game has no editor, the edit is unknown or makes the board invalid.
@@ -667,6 +671,17 @@ class Game(ABC):
     def step_count(self) -> int:
         """How many steps have been played: the position :meth:`goto` names."""
         return len(self._step_records)
+
+    @property
+    def lock(self) -> threading.RLock:
+        """The game's re-entrant lock. Every change (``play``, ``undo``, ``redo``,
+        ``goto``, ``reset``, loading) holds it, so a change is atomic; a reader in
+        another thread holds it to read several things as one position::
+
+            with g.lock:
+                moves, version = g.legal_moves(), g.version
+        """
+        return self._lock  # type: ignore[return-value]
 
     @property
     def version(self) -> int:
@@ -1172,9 +1187,10 @@ class Game(ABC):
         return g
 
     def __eq__(self, other: object) -> bool:
-        """Same class, options, history, redo list, board and player to act.
-        Hidden submissions are not compared: like a save file, equality is
-        about the public game."""
+        """Same class, options, history, redo list, board and player to act (at
+        a simultaneous node: the players who choose there). Hidden submissions
+        are not compared, nor who has submitted one: like a save file, which
+        leaves them out, equality is about the public game."""
         if type(other) is not type(self):
             return NotImplemented
         assert isinstance(other, Game)
@@ -1183,8 +1199,17 @@ class Game(ABC):
             and [str(m) for m in self._history] == [str(m) for m in other._history]
             and [str(m) for m in self.future] == [str(m) for m in other.future]
             and np.array_equal(self.board, other.board)
-            and self.current_player == other.current_player
+            and self._public_turn() == other._public_turn()
         )
+
+    def _public_turn(self) -> Any:
+        """Who is to act, as everyone may know it: the players of a simultaneous
+        node (whoever has submitted), else :attr:`current_player`."""
+        if self._has_joint:
+            sim = self._simultaneous()
+            if sim:
+                return sim
+        return self.current_player
 
     __hash__ = None  # type: ignore[assignment]
 

@@ -320,11 +320,11 @@ class BlockFour(BlockFourKnowledge, BlockFourPicture, BlockFourTerminal, BlockFo
             raise IllegalMoveError(f"{shorten(move.player)} is not a player (0 is X, 1 is O)", rule="C-3", move=move)
         if isinstance(move, Bid):
             cards = move.cards
-            if (not isinstance(cards, tuple) or len(cards) != 2 or not all(c in NUMBERS for c in cards)
-                    or cards[0] == cards[1]):
+            if (not isinstance(cards, tuple) or len(cards) != 2
+                    or not all(isinstance(c, str) and c in NUMBERS for c in cards) or cards[0] == cards[1]):
                 raise IllegalMoveError("a bid is two different cards of I, L, O, T, Z", rule="BF-5", move=move)
             return move if NUMBERS[cards[0]] < NUMBERS[cards[1]] else Bid(move.player, (cards[1], cards[0]))
-        if move.shape not in NUMBERS:
+        if not isinstance(move.shape, str) or move.shape not in NUMBERS:
             raise IllegalMoveError("a placement is of a card's shape, I, L, O, T or Z", rule="BF-2", move=move)
         if move.cells is None:
             return move

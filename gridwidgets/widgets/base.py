@@ -104,6 +104,10 @@ class GameWidget(anywidget.AnyWidget):
         self._game = game
         self._message = ("", "")
         self._hint_lock = threading.RLock()
+        self._hint_token = 0  # counts hint requests: a result is posted only for the latest
+        self._hint_request: tuple[Any, ...] | None = None  # the request the worker takes next
+        self._hint_stop: threading.Event | None = None  # stops the computation in progress
+        self._hint_thread: threading.Thread | None = None  # the one worker, while it has work
         self._agents = self._check_agents(game, agents or {})
         kwargs.setdefault("playing", len(self._agents) < len(game.players))
         super().__init__(**kwargs)
@@ -143,29 +147,48 @@ class GameWidget(anywidget.AnyWidget):
     def step(self) -> Any:
         """Let the agent whose seat is to act play one move; return it.
 
+        The agent chooses on its view of the position without holding the
+        game's lock (a search may take seconds); its move is played only if
+        the game has not changed meanwhile (another page, a code cell).
+
         Raises:
-            ValueError: if no agent is to act (a person's turn, or the end).
+            ValueError: if no agent is to act (a person's turn, or the end), or
+                the game changed while the agent was choosing (nothing played).
         """
         g = self._game
-        if not self.agent_to_move():
-            who = "the game is over" if g.current_player is None else f"{g.players[g.current_player]} is a person"
-            raise ValueError(f"no agent is to act: {who}")
-        p = g.current_player
-        move = self._agents[p].choose(g.view_for(p))
-        return g.play(move, player=p)
+        with g.lock:
+            if not self.agent_to_move():
+                who = "the game is over" if g.current_player is None else f"{g.players[g.current_player]} is a person"
+                raise ValueError(f"no agent is to act: {who}")
+            p = g.current_player
+            assert p is not None
+            view, version = g.view_for(p), g.version
+        move = self._agents[p].choose(view)
+        with g.lock:
+            if g.version != version:
+                raise _Stale(f"the game changed while {g.players[p]}'s agent was choosing: its move was not played")
+            return g.play(move, player=p)
 
     def run(self, max_moves: int | None = None) -> int:
         """Play agent moves until a person is to act or the game ends; return how many."""
         n = 0
         while self.agent_to_move() and (max_moves is None or n < max_moves):
-            self.step()
+            try:
+                self.step()
+            except _Stale:
+                continue  # choose again on the new position
             n += 1
         return n
 
     # -- Python -> browser ----------------------------------------------
     def game_state(self) -> dict[str, Any]:
         """The public state sent to the browser (``docs/frontend.md``): built from
-        public information only (a hidden submission is never in it)."""
+        public information only (a hidden submission is never in it), under the
+        game's lock (one position, even while another thread plays)."""
+        with self._game.lock:
+            return self._game_state()
+
+    def _game_state(self) -> dict[str, Any]:
         g = self._game
         cells: list[str] = []
         owners: list[int] = []
@@ -260,37 +283,61 @@ class GameWidget(anywidget.AnyWidget):
         self._start_hints()
 
     def _start_hints(self) -> None:
-        """Compute the hint overlay for the position shown, in a worker thread
-        (the result is posted to ``hint_data`` only if the game has not moved on)."""
-        with self._hint_lock:
-            self._hint_token = getattr(self, "_hint_token", 0) + 1
-            token, kind, g = self._hint_token, self.hints, self._game
+        """Ask for the hint overlay of the position shown. One worker thread per
+        widget computes it; a computation still running for an older position is
+        stopped, and only the latest request's result is posted to ``hint_data``."""
+        g = self._game
+        with g.lock, self._hint_lock:  # always in this order: the game's lock, then the hints'
+            self._hint_token += 1
+            if self._hint_stop is not None:
+                self._hint_stop.set()
+            self._hint_stop = self._hint_request = None
+            token, kind = self._hint_token, self.hints
             if not kind or g.is_over:
                 status = "off" if not kind else "over"
                 self.hint_data = {"kind": kind, "version": g.version, "status": status, "message": "", "moves": {}}
                 return
-            view = g.view_for(g.current_player)
-            budget = self.hint_budget
+            stop = threading.Event()
+            self._hint_stop = stop
+            self._hint_request = (token, kind, g.view_for(g.current_player), self.hint_budget, stop)
             self.hint_data = {"kind": kind, "version": g.version, "status": "computing", "message": "", "moves": {}}
+            if self._hint_thread is None:
+                self._hint_thread = threading.Thread(target=self._hint_worker, name="gridwidgets-hints", daemon=True)
+                self._hint_thread.start()
 
-        def work() -> None:
+    def _hint_worker(self) -> None:
+        """Take the latest request until none is left (then the thread ends)."""
+        while True:
+            with self._hint_lock:
+                request, self._hint_request = self._hint_request, None
+                if request is None:
+                    self._hint_thread = None
+                    return
+            token, kind, view, budget, stop = request
             try:
-                data = compute_hints(kind, view, budget)
+                data = compute_hints(kind, view, budget, stop)
                 data.update(kind=kind, version=view.version, status="done")
             except Exception as exc:  # shown in the overlay, never raised into the notebook
-                data = {"kind": kind, "version": view.version, "status": "error", "message": str(exc), "moves": {}}
+                data = {"kind": kind, "version": view.version, "status": "error", "message": _clip(str(exc)),
+                        "moves": {}}
             with self._hint_lock:
                 if token == self._hint_token:
                     self.hint_data = data
 
-        self._hint_thread = threading.Thread(target=work, name="gridwidgets-hints", daemon=True)
-        self._hint_thread.start()
-
     def wait_hints(self, timeout: float | None = None) -> dict[str, Any]:
-        """Wait for the hint computation in progress; return ``hint_data``."""
-        thread = getattr(self, "_hint_thread", None)
-        if thread is not None:
-            thread.join(timeout)
+        """Wait until the hint worker has nothing left to compute (at most
+        ``timeout`` seconds); return ``hint_data``."""
+        import time
+
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            with self._hint_lock:
+                thread = self._hint_thread
+            if thread is None:
+                break
+            thread.join(None if deadline is None else max(0.0, deadline - time.monotonic()))
+            if deadline is not None and time.monotonic() >= deadline:
+                break
         return dict(self.hint_data)
 
     def _say(self, text: str, kind: str = "error") -> None:
@@ -327,10 +374,13 @@ class GameWidget(anywidget.AnyWidget):
             return self._play(content)
         if kind == "agent-step":
             version = content.get("version")
-            if (version is not None and version != g.version) or not self.agent_to_move():
-                return False  # stale, or a person is to act: several views may send it
+            with g.lock:
+                if (version is not None and version != g.version) or not self.agent_to_move():
+                    return False  # stale, or a person is to act: several views may send it
             try:
                 self.step()
+            except _Stale:
+                return False  # another page or a cell moved first
             except (IllegalMoveError, ValueError) as exc:
                 self._say(f"The agent failed: {_clip(str(exc))}")
                 return False
@@ -364,26 +414,27 @@ class GameWidget(anywidget.AnyWidget):
             self._say(f"Refused: {shorten(move)} is not a move.")
             return False
         version = content.get("version")
-        if version is not None and version != g.version:
-            self._say("Refused: the board changed before that click arrived; try again.")
-            return False
         player = content.get("player")
         if player is not None and (not isinstance(player, int) or isinstance(player, bool)):
             self._say(f"Refused: {shorten(player)} is not a player.")
             return False
-        # a page plays for people only: not for an agent's seat, whoever it names
-        seat = player if player is not None else g.current_player
-        if seat is not None and seat in self._agents:
-            self._say(
-                f"Refused: {g.players[seat]} is played by {self._agents[seat]!r}; "
-                f"wait for its move, or press Step ({g.turn_rule})."
-            )
-            return False
-        try:
-            g.play(move, player=player)
-        except IllegalMoveError as exc:
-            self._say(f"Illegal move: {_clip(str(exc))}")
-            return False
+        with g.lock:  # the checks and the move as one change: no other thread moves in between
+            if version is not None and version != g.version:
+                self._say("Refused: the board changed before that click arrived; try again.")
+                return False
+            # a page plays for people only: not for an agent's seat, whoever it names
+            seat = player if player is not None else g.current_player
+            if seat is not None and seat in self._agents:
+                self._say(
+                    f"Refused: {g.players[seat]} is played by {_agent_name(self._agents[seat])}; "
+                    f"wait for its move, or press Step ({g.turn_rule})."
+                )
+                return False
+            try:
+                g.play(move, player=player)
+            except IllegalMoveError as exc:
+                self._say(f"Illegal move: {_clip(str(exc))}")
+                return False
         return True
 
     # -- the board editor (games whose board_spec() is not None) ------------
@@ -432,7 +483,10 @@ class GameWidget(anywidget.AnyWidget):
         """Stop observing the game and close the widget."""
         if hasattr(self, "_hint_lock"):
             with self._hint_lock:
-                self._hint_token = getattr(self, "_hint_token", 0) + 1  # a hint still computing is dropped
+                self._hint_token += 1  # a hint still computing is dropped, and stopped
+                self._hint_request = None
+                if self._hint_stop is not None:
+                    self._hint_stop.set()
         observation = getattr(self, "_observation", None)
         if observation is not None:
             observation.stop()
@@ -457,6 +511,16 @@ class GameWidget(anywidget.AnyWidget):
             data["text/plain"] = repr(self)
             data["image/svg+xml"] = self._game.to_svg()
         return data, meta
+
+
+class _Stale(ValueError):
+    """An agent's move for a position the game has left (another thread moved first)."""
+
+
+def _agent_name(agent: Any) -> str:
+    """An agent's name for a status line, bounded (a user's agent may name itself at length)."""
+    name = getattr(agent, "name", None)
+    return shorten(name if isinstance(name, str) else type(agent).__name__, 40).strip("'")
 
 
 def _cell_str(cell: Any) -> str:

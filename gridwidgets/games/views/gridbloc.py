@@ -46,6 +46,9 @@ class GridBlocView:
             "events": g.events,
         }
 
+    #: the editor's edits (GB-1, GB-10)
+    edit_actions = ("wall", "start", "hole")
+
     def board_spec(self) -> dict[str, Any]:
         """The board being played as a design (``GridBloc(board=...)`` takes it back, GB-1)."""
         return self.board_preset()  # type: ignore[attr-defined, no-any-return]
