@@ -198,7 +198,7 @@ def _reloads(g: Game) -> str | None:
 _CHARS = (" ", "1", "9", "a", "A", "|", ",", "(", "-", "+", "\x00", "é", "🙂", "\\", '"', "[")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _long_text() -> Any:
     st = _st()
     return st.builds(lambda ch, n: ch * n, st.sampled_from(_CHARS), st.sampled_from((61, 1_000, 20_000, 1_000_000)))
@@ -211,7 +211,7 @@ def _deep(depth: int, kind: str) -> Any:
     return value
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _json_values() -> Any:
     st = _st()
     leaves = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=12))
@@ -220,7 +220,7 @@ def _json_values() -> Any:
                         max_leaves=12)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _weird() -> Any:
     """Values of any type and size that are rarely what was meant."""
     st = _st()
@@ -290,6 +290,14 @@ def message_strategy(game: Game) -> Any:
     }
     kinds = ("play", "play", "play", "undo", "redo", "new", "goto", "seek", "agent-step", "edit")
 
+    plausible = {
+        "play": {"move": st.sampled_from(texts), "version": st.just(game.version),
+                 "player": st.one_of(st.none(), st.sampled_from(range(len(game.players))))},
+        "goto": {"index": st.integers(0, total)},
+        "agent-step": {"version": st.just(game.version)},
+        "edit": {"action": fields["action"], "target": st.sampled_from(texts)},
+    }
+
     @st.composite
     def message(draw: Any) -> Any:
         shape = draw(st.integers(0, 15))
@@ -297,6 +305,14 @@ def message_strategy(game: Game) -> Any:
             return draw(_json_values())
         if shape == 1:
             return draw(_weird())
+        if shape < 8:  # what a page of this position would send, right or nearly
+            kind = draw(st.sampled_from(kinds))
+            out = {"type": kind}
+            for key, values in plausible.get(kind, {}).items():
+                value = draw(values)
+                if value is not None:
+                    out[key] = value
+            return out
         kind = draw(st.one_of(st.sampled_from(kinds), st.text(max_size=8))) if shape > 2 else draw(_weird())
         out: dict[Any, Any] = {"type": kind}
         for key, values in fields.items():
@@ -382,7 +398,8 @@ def save_file_strategy(game: Game) -> Any:
             return out[: draw(st.integers(0, len(out)))]
         if op == 8:  # a character inserted or replaced
             i = draw(st.integers(0, len(out)))
-            return out[:i] + draw(st.sampled_from(_CHARS + ("{", "}", "]", ":", "\ufeff"))) + out[i + draw(st.integers(0, 1)):]
+            ch = draw(st.sampled_from((*_CHARS, "{", "}", "]", ":", "\ufeff")))
+            return out[:i] + ch + out[i + draw(st.integers(0, 1)):]
         if op == 9:  # bytes: not UTF-8, or a byte flipped
             raw = bytearray(out.encode())
             i = draw(st.integers(0, len(raw) - 1))
@@ -530,7 +547,11 @@ def fuzz_messages(cls: type[Game], n: int = 1_000, seed: int = 0, **options: Any
     games = sample_positions(cls, 8, seed, **options)
     setups = []
     for k, g in enumerate(games):
-        seats = [p for p in range(len(g.players)) if rng.random() < 0.4] if k % 2 else []
+        # every other position has agents: on the player to act's seat, and on others by chance
+        seats = sorted({g.current_player if g.current_player is not None else 0}
+                       | {p for p in range(len(g.players)) if rng.random() < 0.4}) if k % 2 else []
+        if len(seats) == len(g.players) and len(seats) > 1:
+            seats.remove(rng.choice(seats))  # one seat is a person's (a page plays for people)
         w = g.widget(agents={p: RandomAgent(seed=p) for p in seats})
         setups.append((g, g.copy(), w, set(seats)))
 
@@ -677,11 +698,13 @@ def fuzz_moves(cls: type[Game], n: int = 1_000, seed: int = 0, **options: Any) -
         except Exception as exc:
             report.fail("escaped", f"is_legal/legal_moves({_short(move)}, {_short(player)}) raised "
                                    f"{type(exc).__name__}: {_short(str(exc))}")
+        options_before = {str(m) for q in range(len(g.players)) for m in g.legal_moves(q)}
+        t0 = time.perf_counter()
         try:
-            options_before = {str(m) for q in range(len(g.players)) for m in g.legal_moves(q)}
             played = g.play(move, player)
         except IllegalMoveError:
             report.refused += 1
+            report.slowest_ms = max(report.slowest_ms, (time.perf_counter() - t0) * 1000)
             if _fingerprint(g) != before:
                 report.fail("changed", f"play({_short(move)}, {_short(player)}) was refused but changed the game")
         except Exception as exc:
@@ -763,6 +786,7 @@ def stress_threads(cls: type[Game], seconds: float = 2.0, seed: int = 0, hint_bu
     w1 = g.widget(agents={agent_seat: RandomAgent(seed=seed)}, hint_budget=hint_budget)
     w2 = g.widget()
     w1.hints = "mcts"
+    worker_name = f"gridwidgets-hints-{id(w1):x}"  # the hint worker of w1 (the widget keeps one at most)
     deadline = time.monotonic() + seconds
     lock = threading.Lock()
     counts = {"ops": 0, "hint_threads": 0, "states": 0, "hints": 0}
@@ -824,7 +848,7 @@ def stress_threads(cls: type[Game], seconds: float = 2.0, seed: int = 0, hint_bu
         time.sleep(0.001)
 
     def reader(rng: random.Random) -> None:
-        alive = sum(t.name == "gridwidgets-hints" and t.is_alive() for t in threading.enumerate())
+        alive = sum(t.name == worker_name and t.is_alive() for t in threading.enumerate())
         s = w2.game_state() if rng.random() < 0.5 else dict(w1.state)
         hd = dict(w1.hint_data)
         with seen_lock:

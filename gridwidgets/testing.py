@@ -10,7 +10,9 @@ game; copies are independent; save files load back to an equal game; the
 displays never raise; the metadata holds (players, maximum length, returns
 summing as the utility type says); for imperfect information, twin games
 that differ only in one hidden submission show identical public outputs;
-and the widget refuses malformed messages. Run it on a game of your own::
+and the widget refuses malformed messages. With ``fuzz=n`` it also tries
+``n`` fuzzed save files, hand-built moves and page messages of each kind
+(:mod:`gridwidgets.fuzzing`). Run it on a game of your own::
 
     from gridwidgets.testing import check_game
     check_game(MyGame, n_games=20, seed=0)
@@ -63,6 +65,8 @@ class CheckReport:
         twins: pairs of twin games compared for hidden information.
         widget_messages: widget messages sent (valid and malformed).
         returns_seen: the distinct return vectors of finished games.
+        fuzzed: fuzzed inputs tried (``check_game(..., fuzz=n)``: page messages,
+            save files and hand-built moves, see :mod:`gridwidgets.fuzzing`).
     """
 
     game: str
@@ -74,11 +78,13 @@ class CheckReport:
     twins: int = 0
     widget_messages: int = 0
     returns_seen: set[tuple[float, ...]] = field(default_factory=set)
+    fuzzed: int = 0
 
     def __str__(self) -> str:
         return (f"{self.game} {self.options}: {self.games} games, {self.moves} moves, {self.positions} positions "
                 f"checked in depth, {self.illegal_refused} illegal inputs refused, {self.twins} twin pairs, "
-                f"{self.widget_messages} widget messages; returns seen: {sorted(self.returns_seen)}")
+                f"{self.widget_messages} widget messages, {self.fuzzed} fuzzed inputs; "
+                f"returns seen: {sorted(self.returns_seen)}")
 
 
 class _Fail:
@@ -423,6 +429,7 @@ def check_game(
     max_moves: int | None = 2_000,
     deep_every: int = 7,
     widget: bool = True,
+    fuzz: int = 0,
     **options: Any,
 ) -> CheckReport:
     """Check that a game class keeps the game protocol, on seeded random games.
@@ -436,6 +443,9 @@ def check_game(
         deep_every: check every this-many-th position in depth (illegal input, copies,
             save files, displays); every position gets the light checks.
         widget: also check the widget's handling of messages (imports the widgets).
+        fuzz: also try this many fuzzed inputs of each kind, save files, hand-built
+            move objects and (with ``widget``) page messages, from the hypothesis
+            strategies of :mod:`gridwidgets.fuzzing` (needs ``hypothesis``).
         **options: the game's constructor options.
 
     Returns:
@@ -498,6 +508,15 @@ def check_game(
         if widget and k == 0:
             _check_widget(g, fail, rng, report)
         report.games += 1
+    if fuzz:
+        from .fuzzing import fuzz_files, fuzz_messages, fuzz_moves
+
+        fail.game = None
+        for run in (fuzz_files, fuzz_moves, *((fuzz_messages,) if widget else ())):
+            found = run(cls, n=fuzz, seed=seed, **options)
+            report.fuzzed += found.tried
+            if not found.ok:
+                raise fail(f"fuzzed input broke the protocol: {found}")
     return report
 
 

@@ -19,7 +19,7 @@ WAIT = 60
 def join_all_hint_threads(timeout: float = WAIT) -> None:
     """Wait for every hint worker, also the ones whose result is dropped."""
     for t in threading.enumerate():
-        if t.name == "gridwidgets-hints":
+        if t.name.startswith("gridwidgets-hints"):
             t.join(timeout)
 
 

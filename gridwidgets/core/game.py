@@ -35,6 +35,7 @@ from __future__ import annotations
 import copy as _copy
 import inspect
 import json
+import re
 import threading
 import warnings
 from abc import ABC, abstractmethod
@@ -52,12 +53,19 @@ from .notation import Cell, cell_name, col_label
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-__all__ = ["FORMAT", "MAX_JSON_DEPTH", "CellMove", "Game", "Hidden", "JointMove", "Observation", "Step"]
+__all__ = ["FORMAT", "MAX_JSON_DEPTH", "MAX_SAVE_CHARS", "CellMove", "Game", "Hidden", "JointMove", "Observation",
+           "Step"]
 
 #: the ``"format"`` field of every save file
 FORMAT = "gridwidgets"
 #: save files nested deeper than this are refused (a ``ValueError``, never a ``RecursionError``)
 MAX_JSON_DEPTH = 64
+#: the longest save file :meth:`Game.from_json` reads, in characters (about 50 times the
+#: longest game of the package's games); longer input is refused before it is parsed
+MAX_SAVE_CHARS = 4_000_000
+#: JSON strings (to their end, or to the end of the text) and runs of characters
+#: that are neither quotes nor brackets: what is left is the brackets outside strings
+_NOT_BRACKETS = re.compile(r'"(?:[^"\\]|\\.)*+(?:"|\Z)|[^"\[\]{}]+', re.DOTALL)
 
 G = TypeVar("G", bound="Game")
 
@@ -213,6 +221,9 @@ class Game(ABC):
     game_id: ClassVar[str] = ""
     #: version of this game's save format
     save_version: ClassVar[int] = 1
+    #: the longest save file :meth:`from_json` reads (characters); a game with very long
+    #: histories raises it
+    max_save_chars: ClassVar[int] = MAX_SAVE_CHARS
     #: the rule cited when a move is tried after the game ended
     end_rule: ClassVar[str] = "C-5"
     #: the rule cited when a move names the wrong player
@@ -1245,9 +1256,13 @@ class Game(ABC):
                 a board that does not match the moves). No game is returned
                 half-loaded.
         """
+        limit = cls.max_save_chars
         if isinstance(text, dict):
             data: Any = text
         else:
+            if isinstance(text, (str, bytes, bytearray)) and len(text) > limit:
+                raise ValueError(f"not a gridwidgets save file: {len(text):,} characters, more than a save file "
+                                 f"holds ({limit:,})")
             if isinstance(text, (bytes, bytearray)):
                 try:
                     text = bytes(text).decode("utf-8")
@@ -1296,6 +1311,8 @@ class Game(ABC):
                 raise ValueError(f"{key!r} must be a list of move strings")
             lists[key] = moves
         history, future = lists["history"], lists["future"]
+        if len(history) + len(future) > limit // 3:  # a file of moves alone would be longer than that
+            raise ValueError(f"the file holds {len(history) + len(future):,} moves, more than a save file holds")
         bound = game.max_game_length()
         if bound is not None and len(history) + len(future) > bound:
             raise ValueError(
@@ -1482,26 +1499,16 @@ class Game(ABC):
 
 
 def _check_depth(text: str, limit: int = MAX_JSON_DEPTH) -> None:
-    """Refuse JSON nested deeper than ``limit`` before parsing it (linear time)."""
-    depth = 0
-    in_string = False
-    escaped = False
-    for ch in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            if depth > limit:
-                raise ValueError(f"not a gridwidgets save file: nested more than {limit} deep")
-        elif ch in "]}":
-            depth -= 1
+    """Refuse JSON nested deeper than ``limit`` before parsing it (linear time:
+    a pattern that never backtracks keeps the brackets outside strings, numpy
+    counts their depth)."""
+    brackets = _NOT_BRACKETS.sub("", text)
+    if not brackets:
+        return
+    codes = np.frombuffer(brackets.encode("ascii"), dtype=np.uint8)
+    depth = np.cumsum(np.where((codes == ord("[")) | (codes == ord("{")), 1, -1))
+    if int(depth.max()) > limit:
+        raise ValueError(f"not a gridwidgets save file: nested more than {limit} deep")
 
 
 def moves_to_str(moves: Sequence[Any]) -> list[str]:

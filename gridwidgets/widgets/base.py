@@ -302,7 +302,8 @@ class GameWidget(anywidget.AnyWidget):
             self._hint_request = (token, kind, g.view_for(g.current_player), self.hint_budget, stop)
             self.hint_data = {"kind": kind, "version": g.version, "status": "computing", "message": "", "moves": {}}
             if self._hint_thread is None:
-                self._hint_thread = threading.Thread(target=self._hint_worker, name="gridwidgets-hints", daemon=True)
+                self._hint_thread = threading.Thread(target=self._hint_worker, name=f"gridwidgets-hints-{id(self):x}",
+                                                     daemon=True)
                 self._hint_thread.start()
 
     def _hint_worker(self) -> None:
