@@ -530,12 +530,13 @@ def _pick(positions: list[Any], make: Callable[[Any], Any]) -> Any:
 
 def fuzz_messages(cls: type[Game], n: int = 1_000, seed: int = 0, **options: Any) -> FuzzReport:
     """Send ``n`` fuzzed page messages to widgets of ``cls`` in varied positions,
-    some seats played by agents (see :func:`message_strategy`).
+    some seats played by agents, some pages playing one seat only (see
+    :func:`message_strategy`).
 
     Every message must be refused with the game unchanged and a status of at
     most :data:`MAX_STATUS` characters repeating at most :data:`MAX_ECHO`
     characters of the input, or applied completely (the game then saves and
-    reloads to an equal game, and no agent's seat was played by the page).
+    reloads to an equal game, and no seat but the page's own was played).
 
     Returns:
         A :class:`FuzzReport` (``target="messages"``).
@@ -552,7 +553,9 @@ def fuzz_messages(cls: type[Game], n: int = 1_000, seed: int = 0, **options: Any
                        | {p for p in range(len(g.players)) if rng.random() < 0.4}) if k % 2 else []
         if len(seats) == len(g.players) and len(seats) > 1:
             seats.remove(rng.choice(seats))  # one seat is a person's (a page plays for people)
-        w = g.widget(agents={p: RandomAgent(seed=p) for p in seats})
+        # and a page of one person among several (a class on several devices)
+        people = [rng.randrange(len(g.players))] if k % 4 == 2 and len(g.players) > 1 else None
+        w = g.widget(agents={p: RandomAgent(seed=p) for p in seats}, seats=people)
         setups.append((g, g.copy(), w, set(seats)))
 
     def body(example: tuple[int, Any]) -> None:
@@ -592,6 +595,9 @@ def fuzz_messages(cls: type[Game], n: int = 1_000, seed: int = 0, **options: Any
                 played = set(g.pending) - pending
             if played & seats:
                 report.fail("lost", f"{_short(message)} played the agent seat(s) {sorted(played & seats)}")
+            elif played - set(w.seats):
+                report.fail("lost", f"{_short(message)} played the seat(s) {sorted(played - set(w.seats))} "
+                                    "of another page")
         why = _reloads(g)
         if why:
             report.fail("lost", f"after {_short(message)}, {why}")
@@ -692,7 +698,9 @@ def fuzz_moves(cls: type[Game], n: int = 1_000, seed: int = 0, **options: Any) -
             legal = g.is_legal(move, player)
             if not isinstance(legal, bool):
                 report.fail("escaped", f"is_legal({_short(move)}) gave {type(legal).__name__}, not a bool")
-            g.legal_moves(player) if player is None or isinstance(player, int) else None
+            moves = g.legal_moves(player)
+            if not isinstance(moves, list):
+                report.fail("escaped", f"legal_moves({_short(player)}) gave {type(moves).__name__}, not a list")
         except IllegalMoveError:
             pass
         except Exception as exc:

@@ -261,3 +261,29 @@ def test_one_hint_worker_per_widget_and_the_last_position_is_the_one_hinted():
         assert set(data["moves"]) == {str(m) for m in g.legal_moves()}
     finally:
         w.close()
+
+
+# -- several pages on one game ------------------------------------------------------
+def test_c3_each_page_plays_only_its_own_seats():
+    g = gw.Gridlock()
+    x_page, o_page = g.widget(seats=[0]), g.widget(seats=[1])
+    try:
+        assert x_page.state["people"] == [0] and o_page.seats == (1,)
+        assert not o_page.handle_intent({"type": "play", "move": "A1"})  # X is to move: not O's page
+        assert "not played from this page" in o_page.state["message"] and g.history == []
+        assert not o_page.handle_intent({"type": "play", "move": "A1", "player": 0})
+        assert x_page.handle_intent({"type": "play", "move": "A1", "player": 0, "version": g.version})
+        assert o_page.state["history"] == ["A1"]  # both pages see every move at once
+        assert not x_page.handle_intent({"type": "play", "move": "C3"}) and len(g.history) == 1
+        assert o_page.handle_intent({"type": "play", "move": "C3", "version": o_page.state["version"]})
+    finally:
+        x_page.close()
+        o_page.close()
+
+
+@pytest.mark.parametrize(("seats", "agents", "error"), [([5], {}, ValueError), ([True], {}, ValueError),
+                                                         ([1], {1: gw.agents.RandomAgent()}, ValueError),
+                                                         ("01", {}, TypeError)])
+def test_bad_page_seats_are_refused(seats, agents, error):
+    with pytest.raises(error):
+        gw.Gridlock().widget(seats=seats, agents=agents)

@@ -441,10 +441,12 @@ class BlockFour(BlockFourKnowledge, BlockFourPicture, BlockFourTerminal, BlockFo
         """
         if player is None:
             player = self.current_player
-        if player is None or self._phase == "over":
-            return []
+        if player is None or self._phase == "over" or not isinstance(player, (int, np.integer)) or isinstance(
+                player, bool) or player not in (0, 1):
+            return []  # the game is over, or that is not a player
+        player = int(player)
         if self._phase == "bid":
-            if player in self._pending or player not in (0, 1):
+            if player in self._pending:
                 return []
             hand = self._hands[player]
             return [Bid(player, (a, b)) for a, b in combinations(hand, 2)]

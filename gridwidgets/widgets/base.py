@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import pathlib
 import threading
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 import anywidget
@@ -40,6 +40,10 @@ class GameWidget(anywidget.AnyWidget):
         agents: ``{player: agent}``: those seats are played by agents
             (``gridwidgets.agents``), which move by themselves while
             ``playing`` is on, ``delay`` milliseconds after each move.
+        seats: the seats people play from this page (player ids; default:
+            every seat without an agent). A move the page sends for another
+            seat, named or to act, is refused: with several pages on one game
+            (a class on several devices), each page plays its own seats.
 
     Keyword Args:
         show_forbidden (bool): draw the cells the mover may not use.
@@ -58,7 +62,8 @@ class GameWidget(anywidget.AnyWidget):
 
     Raises:
         TypeError: for a game or an agent of the wrong kind.
-        ValueError: for a seat that is not a player of the game.
+        ValueError: for a seat that is not a player of the game, or a seat
+            given both to an agent and to people.
 
     Attributes:
         game: the game object (the same one, not a copy).
@@ -90,7 +95,13 @@ class GameWidget(anywidget.AnyWidget):
     #: the game class a widget class made by :func:`widget_class` is for (``None``: any game)
     game_class: type[Game] | None = None
 
-    def __init__(self, game: Game | None = None, agents: Mapping[int, Any] | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        game: Game | None = None,
+        agents: Mapping[int, Any] | None = None,
+        seats: Collection[int] | None = None,
+        **kwargs: Any,
+    ) -> None:
         if game is None:
             if self.game_class is None:
                 raise TypeError("GameWidget needs a game: GameWidget(game) or game.widget()")
@@ -109,6 +120,7 @@ class GameWidget(anywidget.AnyWidget):
         self._hint_stop: threading.Event | None = None  # stops the computation in progress
         self._hint_thread: threading.Thread | None = None  # the one worker, while it has work
         self._agents = self._check_agents(game, agents or {})
+        self._people = self._check_seats(game, seats, self._agents)
         kwargs.setdefault("playing", len(self._agents) < len(game.players))
         super().__init__(**kwargs)
         self._sync()
@@ -124,6 +136,27 @@ class GameWidget(anywidget.AnyWidget):
     def agents(self) -> dict[int, Any]:
         """The agent seats, ``{player: agent}`` (a copy)."""
         return dict(self._agents)
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        """The seats people play from this page (player ids)."""
+        return self._people
+
+    @staticmethod
+    def _check_seats(game: Game, seats: Collection[int] | None, agents: Mapping[int, Any]) -> tuple[int, ...]:
+        n = len(game.players)
+        if seats is None:
+            return tuple(p for p in range(n) if p not in agents)
+        if isinstance(seats, (str, bytes)) or not isinstance(seats, Collection):
+            raise TypeError("seats must be a collection of player ids")
+        out = set()
+        for seat in seats:
+            if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
+                raise ValueError(f"seat {shorten(seat)} is not a player id 0..{n - 1}")
+            if seat in agents:
+                raise ValueError(f"seat {seat} is played by an agent: it cannot also be played from the page")
+            out.add(seat)
+        return tuple(sorted(out))
 
     @staticmethod
     def _check_agents(game: Game, agents: Mapping[int, Any]) -> dict[int, Any]:
@@ -233,6 +266,7 @@ class GameWidget(anywidget.AnyWidget):
             "seats": [getattr(self._agents[p], "name", type(self._agents[p]).__name__) if p in self._agents else ""
                       for p in range(len(g.players))],
             "agent_to_move": self.agent_to_move(),
+            "people": list(self._people),
             "message": self._message[0],
             "message_kind": self._message[1],
             "contract": self.contract(),
@@ -423,13 +457,16 @@ class GameWidget(anywidget.AnyWidget):
             if version is not None and version != g.version:
                 self._say("Refused: the board changed before that click arrived; try again.")
                 return False
-            # a page plays for people only: not for an agent's seat, whoever it names
+            # a page plays for its people only: not for an agent's seat, nor another page's
             seat = player if player is not None else g.current_player
             if seat is not None and seat in self._agents:
                 self._say(
                     f"Refused: {g.players[seat]} is played by {_agent_name(self._agents[seat])}; "
                     f"wait for its move, or press Step ({g.turn_rule})."
                 )
+                return False
+            if seat is not None and 0 <= seat < len(g.players) and seat not in self._people:
+                self._say(f"Refused: {g.players[seat]} is not played from this page ({g.turn_rule}).")
                 return False
             try:
                 g.play(move, player=player)
