@@ -68,6 +68,8 @@ def main(argv: list[str] | None = None) -> int:
             extra["wall_s"] = round(time.perf_counter() - t0, 1)
             print(" ".join(f"{row[c]!s:>10}" for c in COLUMNS) + "  " + " ".join(f"{k}={v}" for k, v in extra.items()),
                   flush=True)
+            if report.slowest_ms >= 100:
+                print(f"      slowest: {report.slowest_input}")
             for failure in report.failures:
                 print(f"      {failure}")
             reports.append(report)

@@ -85,6 +85,7 @@ class FuzzReport:
             move that was not legal; for threads, the states seen that match no
             position the game went through, and a final game that does not replay.
         slowest_ms: the slowest refusal, milliseconds.
+        slowest_input: that input, shortened.
         extra: figures particular to the target (``hint_threads``: the most hint
             workers of one widget alive at once).
         failures: the first few failures, each with the input shortened.
@@ -100,6 +101,7 @@ class FuzzReport:
     changed: int = 0
     lost: int = 0
     slowest_ms: float = 0.0
+    slowest_input: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
     failures: list[str] = field(default_factory=list)
 
@@ -112,6 +114,12 @@ class FuzzReport:
         setattr(self, kind, getattr(self, kind) + 1)
         if len(self.failures) < _KEEP:
             self.failures.append(f"{kind}: {what}")
+
+    def timed(self, ms: float, given: Any) -> None:
+        """Count a refusal that took ``ms`` milliseconds."""
+        if ms > self.slowest_ms:
+            self.slowest_ms = ms
+            self.slowest_input = _short(given)
 
     def row(self) -> dict[str, Any]:
         """The counts as a flat dict (a table row)."""
@@ -579,7 +587,7 @@ def fuzz_messages(cls: type[Game], n: int = 1_000, seed: int = 0, **options: Any
             report.fail("internal", f"{_short(message)}: {status[:120]}")
         if not accepted:
             report.refused += 1
-            report.slowest_ms = max(report.slowest_ms, ms)
+            report.timed(ms, message)
             if _fingerprint(g) != before:
                 report.fail("changed", f"{_short(message)} was refused ({status[:80]}) but changed the game")
             kind = message.get("type") if isinstance(message, dict) else None
@@ -652,7 +660,7 @@ def fuzz_files(cls: type[Game], n: int = 1_000, seed: int = 0, **options: Any) -
                 loaded = loader(text)
             except ValueError:
                 report.refused += 1
-                report.slowest_ms = max(report.slowest_ms, (time.perf_counter() - t0) * 1000)
+                report.timed((time.perf_counter() - t0) * 1000, text)
                 continue
             except Exception as exc:
                 report.fail("escaped", f"{_short(text)} raised {type(exc).__name__}: {_short(str(exc))}")
@@ -712,7 +720,7 @@ def fuzz_moves(cls: type[Game], n: int = 1_000, seed: int = 0, **options: Any) -
             played = g.play(move, player)
         except IllegalMoveError:
             report.refused += 1
-            report.slowest_ms = max(report.slowest_ms, (time.perf_counter() - t0) * 1000)
+            report.timed((time.perf_counter() - t0) * 1000, move)
             if _fingerprint(g) != before:
                 report.fail("changed", f"play({_short(move)}, {_short(player)}) was refused but changed the game")
         except Exception as exc:
