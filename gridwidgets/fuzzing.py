@@ -5,8 +5,9 @@ What comes from outside a game object is tried the way an attacker, a
 careless user and a busy classroom would:
 
 - :func:`fuzz_messages`: messages a browser page could send to the widget
-  (any JSON, any size; forged players, versions, agent seats). Each is
-  refused with the game unchanged and a short status, or applied completely.
+  (any JSON, any size; forged players, versions, agent seats; trait updates,
+  also of what only Python writes). Each is refused with the game unchanged
+  and a short status, or applied completely.
 - :func:`fuzz_files`: save files corrupted at the JSON and at the text level.
   Each is refused with ``ValueError`` or loads as a game that could have been
   played (it saves and reloads to an equal game).
@@ -56,6 +57,7 @@ __all__ = [
     "move_strategy",
     "sample_positions",
     "save_file_strategy",
+    "state_update_strategy",
     "stress_threads",
 ]
 
@@ -333,6 +335,20 @@ def message_strategy(game: Game) -> Any:
     return message()
 
 
+def state_update_strategy(game: Game) -> Any:
+    """Hypothesis strategy of trait updates a page could send to ``game``'s
+    widget (what ``model.set`` and ``save_changes`` send): the widget's synced
+    traits, including those only Python writes, and unknown names, with values
+    right and wrong."""
+    st = _st()
+    from .widgets import widget_class
+
+    names = sorted(widget_class(type(game)).class_trait_names(sync=True))
+    values = st.one_of(st.booleans(), st.integers(-10, 3_000), st.sampled_from(("", "mcts", "solve", "x")),
+                       st.floats(allow_nan=False, allow_infinity=False), _weird())
+    return st.dictionaries(st.one_of(st.sampled_from(names), st.text(max_size=8)), values, max_size=3)
+
+
 def save_file_strategy(game: Game) -> Any:
     """Hypothesis strategy of save files corrupted from ``game``'s own: a JSON
     value replaced, a key dropped or added, moves dropped, doubled, swapped
@@ -567,8 +583,10 @@ def fuzz_messages(cls: type[Game], n: int = 1_000, seed: int = 0, **options: Any
         setups.append((g, g.copy(), w, set(seats)))
 
     def body(example: tuple[int, Any]) -> None:
-        i, message = example
+        i, (message, update) = example
         g, pristine, w, seats = setups[i]
+        if update is not None:
+            _try_update(report, g, w, update)
         report.tried += 1
         before = _fingerprint(g)
         movers = set(g.players_to_move) - set(g.pending)
@@ -613,12 +631,38 @@ def fuzz_messages(cls: type[Game], n: int = 1_000, seed: int = 0, **options: Any
             report.fail("lost", f"after {_short(message)}, the widget's state is not the game's")
         g.replace_with(pristine)
 
+    st = _st()
+
+    def make(g: Game) -> Any:
+        return st.tuples(message_strategy(g), st.one_of(st.none(), st.none(), st.none(), state_update_strategy(g)))
+
     try:
-        _run(_pick(games, message_strategy), body, n, seed)
+        _run(_pick(games, make), body, n, seed)
     finally:
         for _g, _p, w, _s in setups:
             w.close()
     return report
+
+
+def _try_update(report: FuzzReport, g: Game, w: Any, update: Any) -> None:
+    """A trait update from the page: never raises, never changes the game, and the
+    traits only Python writes stay Python's."""
+    report.tried += 1
+    before = _fingerprint(g)
+    try:
+        w.set_state(update)
+    except Exception as exc:
+        report.fail("escaped", f"the update {_short(update)} raised {type(exc).__name__}: {_short(str(exc))}")
+        return
+    if _fingerprint(g) != before:
+        report.fail("changed", f"the update {_short(update)} changed the game")
+    elif not isinstance(w.state, dict) or w.state.get("version") != g.version or not isinstance(w.hint_data, dict):
+        report.fail("lost", f"the update {_short(update)} replaced what Python shows")
+    elif isinstance(update, dict) and all(isinstance(k, str) and k in w.keys and k not in w.python_owned
+                                          for k in update):
+        report.accepted += 1  # (a value may still have been refused: the old one stays)
+    else:
+        report.refused += 1
 
 
 def _echoes(message: Any, status: str) -> bool:

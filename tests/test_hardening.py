@@ -287,3 +287,21 @@ def test_c3_each_page_plays_only_its_own_seats():
 def test_bad_page_seats_are_refused(seats, agents, error):
     with pytest.raises(error):
         gw.Gridlock().widget(seats=seats, agents=agents)
+
+
+def test_a_page_cannot_set_what_only_python_writes():
+    g = gw.GridBloc()
+    w = g.widget()
+    try:
+        state, hints, board = dict(w.state), dict(w.hint_data), w.board_json
+        w.set_state({"state": {}, "hint_data": {"moves": {"A1": 1}}, "board_json": "{}", "delay": 250})
+        assert w.state["version"] == state["version"] and w.hint_data == hints and w.board_json == board
+        assert w.delay == 250
+        assert "cannot set state, hint_data, board_json" in w.state["message"]
+        shown = w.show_legal
+        w.set_state({"delay": 10**9, "hints": "nonsense", "show_legal": "yes", 7: 1})
+        assert (w.delay, w.hints, w.show_legal) == (250, "", shown) and "Refused" in w.state["message"]
+        w.set_state(["not", "an", "object"])
+        assert "must be an object" in w.state["message"] and g.history == []
+    finally:
+        w.close()

@@ -380,6 +380,32 @@ class GameWidget(anywidget.AnyWidget):
         self._sync()
 
     # -- browser -> Python ----------------------------------------------
+    #: synced traits only Python writes: a page that tries to set one is refused
+    python_owned: frozenset[str] = frozenset({"state", "hint_data", "board_json"})
+
+    def set_state(self, sync_data: Any) -> None:
+        """Take trait values a page sends (``playing``, ``delay``, ``hints``, the
+        toggles). A value that is not valid for its trait, an unknown name, or a
+        trait only Python writes (``state``, ``hint_data``, ``board_json``) is
+        refused with a status message, and every page gets the true value back;
+        the valid values of the same update are kept. Never raises."""
+        if not isinstance(sync_data, dict):
+            self._say("Refused: a state update from the page must be an object.")
+            return
+        refused: list[str] = []
+        for name, value in sync_data.items():
+            if not isinstance(name, str) or name in self.python_owned or name not in self.keys:
+                refused.append(name if isinstance(name, str) and len(name) <= 24 else shorten(name, 24))
+                continue
+            try:
+                super().set_state({name: value})
+            except Exception:  # a TraitError, or an observer's refusal: the old value stays
+                refused.append(name)
+        if refused:
+            names = ", ".join(refused[:4]) + (", ..." if len(refused) > 4 else "")
+            self._say(f"Refused: the page cannot set {names}.")
+            self.send_state([k for k in refused if k in self.keys])
+
     def _on_msg(self, _widget: Any, content: Any, _buffers: Any = None) -> None:
         """Handle one intent from the browser; never raises into the notebook."""
         try:
