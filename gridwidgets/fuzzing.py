@@ -813,8 +813,9 @@ def stress_threads(cls: type[Game], seconds: float = 2.0, seed: int = 0, hint_bu
                    **options: Any) -> FuzzReport:
     """Drive one game for ``seconds`` from five threads at once: code (moves,
     undo, redo, goto, reset), two widget pages sending what they show (one of
-    them with an agent on the last seat), the agent stepping, and a reader;
-    the hint worker runs on every change (``"mcts"``, ``hint_budget`` s).
+    them with an agent on the last seat), the agent stepping, and a reader
+    (widget states, the displays, the save file); the hint worker runs on
+    every change (``"mcts"``, ``hint_budget`` s).
 
     An observer records every position the game reaches (under its lock);
     each widget state the reader sees must be one of them, and each finished
@@ -908,6 +909,8 @@ def stress_threads(cls: type[Game], seconds: float = 2.0, seed: int = 0, hint_bu
         time.sleep(0.001)
 
     def reader(rng: random.Random) -> None:
+        if rng.random() < 0.1:  # the displays read one position too
+            str(g), repr(g), g.to_svg(), g.to_json()
         alive = sum(t.name == worker_name and t.is_alive() for t in threading.enumerate())
         s = w2.game_state() if rng.random() < 0.5 else dict(w1.state)
         hd = dict(w1.hint_data)

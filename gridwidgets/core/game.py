@@ -1445,12 +1445,14 @@ class Game(ABC):
     def __str__(self) -> str:
         from .draw import text_board
 
-        return text_board(self.rows, self.cols, lambda cell: self.cell_text(cell))
+        with self._lock:  # one position, even while another thread plays
+            return text_board(self.rows, self.cols, lambda cell: self.cell_text(cell))
 
     def __repr__(self) -> str:
-        opts = ", ".join(f"{k}={v!r}" for k, v in self.options().items())
-        moves = len(self._history)
-        return f"<{type(self).__name__}({opts}): {moves} move{'s' if moves != 1 else ''}, {self.status()}>"
+        with self._lock:
+            opts = ", ".join(f"{k}={v!r}" for k, v in self.options().items())
+            moves = len(self._history)
+            return f"<{type(self).__name__}({opts}): {moves} move{'s' if moves != 1 else ''}, {self.status()}>"
 
     def to_svg(self, size: int = 320, show_forbidden: bool = False) -> str:
         """A static SVG picture of the position (no JavaScript needed).
@@ -1461,7 +1463,9 @@ class Game(ABC):
         """
         from .draw import render_svg
 
-        return render_svg(self.scene(show_forbidden=show_forbidden), size=size)
+        with self._lock:  # the scene of one position; drawing it needs no lock
+            scene = self.scene(show_forbidden=show_forbidden)
+        return render_svg(scene, size=size)
 
     def _repr_svg_(self) -> str:
         return self.to_svg()

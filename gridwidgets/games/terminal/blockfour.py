@@ -50,5 +50,6 @@ class BlockFourTerminal:
         return "\n".join(lines)
 
     def __str__(self) -> str:
-        return self.board_text() + "\n" + self.status()
+        with self._lock:  # type: ignore[attr-defined]  # one position, even while another thread plays
+            return self.board_text() + "\n" + self.status()
 

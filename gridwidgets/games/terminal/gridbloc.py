@@ -23,6 +23,10 @@ class GridBlocTerminal:
     def __str__(self) -> str:
         """The board with its walls: ``|`` and ``---`` walls, ``R`` the runner,
         ``*`` the start, ``.`` a visited tile, ``#`` a hole."""
+        with self._lock:  # type: ignore[attr-defined]  # one position, even while another thread plays
+            return self._board_str()
+
+    def _board_str(self) -> str:
         n = self.size
         lines = ["    " + "".join(f" {chr(65 + c) if c < 26 else '?'}  " for c in range(n)).rstrip()]
         top = "   +" + "---+" * n

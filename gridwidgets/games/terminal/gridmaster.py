@@ -57,5 +57,6 @@ class GridMaster4Terminal:
         return "\n".join(lines)
 
     def __str__(self) -> str:
-        return self.board_text() + "\n" + self.status()
+        with self._lock:  # type: ignore[attr-defined]  # one position, even while another thread plays
+            return self.board_text() + "\n" + self.status()
 
