@@ -47,6 +47,7 @@ import numpy as np
 from .core.errors import IllegalMoveError
 from .core.game import Game, Hidden, JointMove
 from .core.notation import cell_name
+from .testing import _fingerprint
 
 __all__ = [
     "FuzzReport",
@@ -181,12 +182,6 @@ def sample_positions(cls: type[Game], n: int = 8, seed: int = 0, **options: Any)
                 g.undo()
         out.append(g)
     return out
-
-
-def _fingerprint(g: Game) -> tuple[Any, ...]:
-    with g.lock:
-        return (g.to_json(), g.current_player, tuple(g.pending), tuple(str(m) for m in g._pending.values()),
-                g.step_count, len(g.future), str(g))
 
 
 def _reloads(g: Game) -> str | None:

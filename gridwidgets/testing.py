@@ -107,8 +107,9 @@ class _Fail:
 
 def _fingerprint(g: Game) -> tuple[Any, ...]:
     """Everything a state change would touch: the save file, the position, hidden submissions."""
-    return (g.to_json(), g.current_player, g.version, tuple(g.pending),
-            tuple(str(m) for m in g._pending.values()), g.step_count, str(g))
+    with g.lock:
+        return (g.to_json(), g.current_player, g.version, tuple(g.pending),
+                tuple(str(m) for m in g._pending.values()), g.step_count, len(g.future), str(g))
 
 
 @contextmanager
