@@ -9,6 +9,7 @@ game. Give agents seats in a widget with ``g.widget(agents={1: agent})``.
 - :class:`GreedyAgent`: one-ply search with the game's evaluation.
 - :class:`MCTSAgent`: Monte Carlo tree search (UCT; decoupled UCT at
   simultaneous nodes), with root statistics for hints.
+- :class:`OpenSpielAgent`: any OpenSpiel bot (``open_spiel`` extra).
 - :class:`AlphaBetaAgent`: negamax with alpha-beta, iterative deepening and
   a transposition table, for two-player zero-sum turn-based games.
 
@@ -23,12 +24,14 @@ from .alphabeta import AlphaBetaAgent
 from .base import Agent, RandomAgent, ScriptedAgent
 from .greedy import GreedyAgent
 from .mcts import MCTSAgent
+from .openspiel import OpenSpielAgent
 
 __all__ = [
     "Agent",
     "AlphaBetaAgent",
     "GreedyAgent",
     "MCTSAgent",
+    "OpenSpielAgent",
     "RandomAgent",
     "ScriptedAgent",
 ]

@@ -521,6 +521,39 @@ class Game(ABC):
         the history itself: always right, never merges transpositions."""
         return (tuple(str(m) for m in self._history), tuple(sorted(self._pending)))
 
+    # Framework hooks: actions and observations (gridwidgets.core.actions) -----
+    def all_moves(self, player: int) -> list[Any]:
+        """Every move ``player`` could ever make under these options, in a
+        fixed order: a move's index is its *action id* in OpenSpiel,
+        PettingZoo and Gymnasium (:mod:`gridwidgets.core.actions`). Every
+        player's list has the same length, and every legal move of any
+        position is in it (``check_game`` checks both).
+
+        The default serves games whose moves are single cells
+        (``MoveKind.CELL`` only): the board's cells row by row, action
+        ``row * cols + col``.
+
+        Raises:
+            NotImplementedError: a game with other kinds of moves that does not list them.
+        """
+        from .actions import all_cells
+        from .gametype import MoveKind
+
+        if tuple(self.game_type.move_kinds) != (MoveKind.CELL,):
+            raise NotImplementedError(
+                f"{type(self).__name__} has moves that are not single cells: define all_moves(player) "
+                "to number them for OpenSpiel, PettingZoo and Gymnasium")
+        return list(all_cells(self))
+
+    def observation_features(self, player: int | None) -> np.ndarray:
+        """What a player sees that :attr:`board` does not show (tile numbers,
+        walls, hands, a round), as a flat float array of a length the options
+        fix; appended to the board planes of
+        :func:`~gridwidgets.core.actions.observation_tensor`. Called on the
+        player's view, so hidden submissions are already hidden. Default:
+        nothing (the board tells the whole position)."""
+        return np.zeros(0, dtype=np.float32)
+
     #: analysis functions particular to this game, ``{name: function or "module:attribute"}``,
     #: served as ``gridwidgets.analysis.<name>`` (a game's own tables or plots); none by
     #: default. The name ``"stage_matrix"`` is special: ``analysis.equilibrium(game)``

@@ -711,6 +711,38 @@ class BlockFour(BlockFourKnowledge, BlockFourPicture, BlockFourTerminal, BlockFo
         """Fields controlled by X and by O (BF-9)."""
         return self.fields_controlled()
 
+    def all_moves(self, player: int) -> list[Bid | Placement]:
+        """Every move of ``player`` (the action ids of the frameworks): the 10
+        bids (BF-5, in I, L, O, T, Z order), then per shape its skip and every
+        placement on the board (BF-3, BF-7); 1,083 in all."""
+        bids: list[Bid | Placement] = [Bid(player, (a, b)) for a, b in combinations(SHAPES, 2)]
+        places: list[Bid | Placement] = []
+        for shape in SHAPES:
+            places.append(Placement(player, shape, None))
+            places.extend(Placement(player, shape, cells) for cells, _ in _placements(shape))
+        return bids + places
+
+    def observation_features(self, player: int | None) -> np.ndarray:
+        """Beyond the board: per player the cards in hand and on the table
+        (5 + 5 each, BF-4, BF-10), who has bid this turn (never what, BF-5),
+        the phase (bid, place), and the next placement's player and shape (BF-6)."""
+        out = np.zeros(2 * 10 + 2 + 2 + 2 + 5, dtype=np.float32)
+        for p in (0, 1):
+            for c in self._hands[p]:
+                out[10 * p + NUMBERS[c] - 1] = 1
+            for c in self._tables[p]:
+                out[10 * p + 5 + NUMBERS[c] - 1] = 1
+        for p in self._pending:
+            out[20 + p] = 1
+        if self._phase == "bid":
+            out[22] = 1
+        elif self._phase == "place":
+            out[23] = 1
+            who, shape = self._queue[0]
+            out[24 + who] = 1
+            out[26 + NUMBERS[shape] - 1] = 1
+        return out
+
     @property
     def board(self) -> np.ndarray:
         """Read-only ``int8`` array ``(9, 9)``: ``-1`` empty, ``0`` X, ``1`` O."""

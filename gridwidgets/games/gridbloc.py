@@ -761,6 +761,28 @@ class GridBloc(GridBlocKnowledge, GridBlocPicture, GridBlocTerminal, GridBlocVie
         """What the last move caused, for people (round ends and changes, the end)."""
         return list(self._events)
 
+    def all_moves(self, player: int) -> list[Any]:
+        """Every move (the action ids of the frameworks): a step to each tile
+        (GB-3), a wall on each interior edge (GB-4), then the setup's start
+        tiles and ``done`` (GB-10); the same list for both players."""
+        cells = [divmod(i, self.size) for i in range(self.size**2)]
+        return [*(CellMove(c) for c in cells), *self._wall_objs,  # type: ignore[arg-type]
+                *(StartMove(c) for c in cells), Done()]  # type: ignore[arg-type]
+
+    def observation_features(self, player: int | None) -> np.ndarray:
+        """Beyond the visited tiles: each interior edge shut (a wall, GB-2),
+        the runner's tile one-hot (``size * size``), who acts (run, block,
+        setup), the round (1, 2) and each round's points over the tiles (GB-6)."""
+        n = self.size**2
+        runner = np.zeros(n, dtype=np.float32)
+        if self._phase != "over":
+            runner[self._runner] = 1
+        act = [self._phase == "setup", self._phase == "play" and self._to_act == "run",
+               self._phase == "play" and self._to_act == "block"]
+        points = np.asarray(self._round_scores, dtype=np.float32).ravel() / n
+        return np.concatenate([np.asarray(self._walls, dtype=np.float32), runner, np.asarray(act, dtype=np.float32),
+                               np.asarray([self._round == 1, self._round == 2], dtype=np.float32), points])
+
     @property
     def board(self) -> np.ndarray:
         """Read-only ``int8`` array ``(size, size)``: ``-2`` hole, ``-1`` not

@@ -411,6 +411,19 @@ class GridMaster4(GridMaster4Knowledge, GridMaster4Picture, GridMaster4Terminal,
         """Each player's highest tile on the board (GM-4), 0 before their opening."""
         return tuple(self._score)
 
+    def observation_features(self, player: int | None) -> np.ndarray:
+        """Beyond the owners of the board: each cell's tile number over the
+        tiles per player (``size * size``), active tiles (``size * size``, GM-5),
+        then per player blocked (GM-6) and tiles placed over tiles per player."""
+        n = float(self.tiles_per_player)
+        placed = [(self.tiles_per_player - r) / n for r in self.remaining]
+        return np.concatenate([
+            np.asarray(self._tile, dtype=np.float32) / n,
+            np.asarray(self.active, dtype=np.float32).ravel(),
+            np.asarray(self.blocked, dtype=np.float32),
+            np.asarray(placed, dtype=np.float32),
+        ])
+
     @property
     def board(self) -> np.ndarray:
         """Read-only ``int8`` array ``(size, size)``: ``-1`` empty, else the owner id."""
