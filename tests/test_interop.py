@@ -93,6 +93,7 @@ def test_bf3_block_four_numbers_its_bids_and_placements():
 def test_a_game_with_unlisted_moves_says_how_to_number_them():
     class Lines(gw.Gridlock):
         game_type = GameType("interop_lines", "Lines", move_kinds=(MoveKind.EDGE,))
+        all_moves = Game.all_moves  # the protocol's default, which only numbers cells
 
     with pytest.raises(NotImplementedError, match="all_moves"):
         action_space(Lines())

@@ -97,7 +97,14 @@ class ActionSpace:
             player = game.current_player
             if player is None:
                 return []
-        return sorted(self.action(m, player, game) for m in game.legal_moves(player))
+        moves = game.legal_moves(player)
+        index = self._index[player]
+        try:
+            out = [index[m] for m in moves]  # the usual case: the game's own move objects
+        except (KeyError, TypeError):
+            out = [self.action(m, player, game) for m in moves]
+        out.sort()
+        return out
 
     def mask(self, game: Game, player: int | None = None) -> np.ndarray:
         """``int8`` array ``(num_actions,)``: 1 where the action is legal for ``player`` now."""

@@ -152,6 +152,11 @@ class Gridlock(GridlockKnowledge, GridlockPicture, GridlockTerminal, GridlockVie
         near = full & ~(self._bits[0] | self._bits[1]) & ~self._legal()
         return [divmod(i, self.cols) for i in range(self.rows * self.cols) if near >> i & 1]  # type: ignore[misc]
 
+    def all_moves(self, player: int) -> list[CellMove]:
+        """Every cell row by row (GL-3, GL-5): this board's own move objects,
+        which :meth:`play` takes without reading them again."""
+        return list(self._geo[3])
+
     def parse_move(self, value: Any, player: int | None = None) -> CellMove:
         """Read ``"B2"``, ``"2 2"``, ``(1, 1)`` or a :class:`CellMove` (GL-5, C-2).
 

@@ -197,6 +197,11 @@ class GridMaster4(GridMaster4Knowledge, GridMaster4Picture, GridMaster4Terminal,
         moves = self._moves
         return [moves[i] for i in self._legal_indices()]
 
+    def all_moves(self, player: int) -> list[CellMove]:
+        """Every cell row by row (GM-2, GM-4): this board's own move objects,
+        which :meth:`play` takes without reading them again."""
+        return list(self._moves)
+
     def parse_move(self, value: Any, player: int | None = None) -> CellMove:
         """Read ``"K10"``, ``"10 11"``, ``(9, 10)`` or a :class:`CellMove` (GM-9, C-2).
 

@@ -60,6 +60,11 @@ PREFIX = "gridwidgets_"
 
 _registered: dict[str, type] = {}
 _lock = threading.Lock()
+#: the action spaces of the games made, by game key: states hold the key, not the space
+#: (OpenSpiel clones a Python state with ``copy.deepcopy``, which would copy the space too)
+_SPACES: dict[str, ActionSpace] = {}
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+_SIMULTANEOUS = int(pyspiel.PlayerId.SIMULTANEOUS)
 #: characters OpenSpiel's game strings use (``name(a=1,b=2)``), escaped in option values
 _ESCAPES = (("%", "%25"), (",", "%2C"), ("(", "%28"), (")", "%29"), ("=", "%3D"))
 
@@ -185,9 +190,14 @@ class _Game(pyspiel.Game):  # type: ignore[misc, name-defined]
         self.gw_game = start
         self.actions: ActionSpace = space
         self.obs_len = obs_len
+        self.space_key = f"{self._cls.game_type.short_name}:{json.dumps(params, sort_keys=True, default=str)}"
+        _SPACES.setdefault(self.space_key, space)
 
     def new_initial_state(self) -> _State:
-        return _State(self, self.gw_game.copy())
+        # the start position is shared until the state's first move (copy on write): OpenSpiel
+        # clones a Python state by making a new initial state and deep-copying the old one's
+        # attributes over it, so an eager copy here would be thrown away at every clone
+        return _State(self, self.gw_game, shared=True)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
         if params:
@@ -199,33 +209,51 @@ class _Game(pyspiel.Game):  # type: ignore[misc, name-defined]
 class _State(pyspiel.State):  # type: ignore[misc, name-defined]
     """One of our game objects behind OpenSpiel's state interface."""
 
-    def __init__(self, game: _Game, gw: Game) -> None:
+    def __init__(self, game: _Game, gw: Game, shared: bool = False) -> None:
         super().__init__(game)
+        #: our game object of this state (read it; play through apply_action)
         self.gw = gw
-        self._space: ActionSpace = game.actions
+        self._shared = shared
+        self._key: str = game.space_key
+        self._seen = -1  # the game version current_player was last computed for
+        self._player = 0
+
+    @property
+    def _space(self) -> ActionSpace:
+        return _SPACES[self._key]
 
     def current_player(self) -> int:
         g = self.gw
-        if g.is_over:
-            return int(pyspiel.PlayerId.TERMINAL)
-        if g.is_simultaneous_node():
-            return int(pyspiel.PlayerId.SIMULTANEOUS)
-        return int(g.current_player)  # type: ignore[arg-type]
+        if self._seen == g._version:  # searches ask again and again: answered once per position
+            return self._player
+        p = g.current_player
+        if p is None:
+            p = _TERMINAL
+        elif g._has_joint and g._simultaneous():
+            p = _SIMULTANEOUS
+        self._seen, self._player = g._version, p
+        return p
 
     def _legal_actions(self, player: int) -> list[int]:
         if player < 0 or self.gw.is_over:
             return []
         return self._space.legal_actions(self.gw, player)
 
+    def _own(self) -> Game:
+        if self._shared:
+            self.gw = self.gw.copy()
+            self._shared = False
+        return self.gw
+
     def _apply_action(self, action: int) -> None:
-        g = self.gw
+        g = self._own()
         p = g.current_player
         if p is None:
             raise IllegalMoveError("the game is over", rule=g.end_rule)
         g.play(self._space.move(action, p), player=p)
 
     def _apply_actions(self, actions: list[int]) -> None:
-        g = self.gw
+        g = self._own()
         with g.lock:
             before = len(g.pending)
             try:
@@ -242,7 +270,7 @@ class _State(pyspiel.State):  # type: ignore[misc, name-defined]
         return self._space.names[0][action]
 
     def is_terminal(self) -> bool:
-        return self.gw.is_over
+        return self.current_player() == _TERMINAL
 
     def returns(self) -> list[float]:
         return list(self.gw.returns())
@@ -351,7 +379,7 @@ def to_game(state: Any) -> Game:
         p, a = entry.player, entry.action
         if p < 0:
             raise ValueError("a chance or simultaneous entry cannot be replayed")
-        fresh.gw.play(fresh._space.move(a, p), player=p)
+        fresh._own().play(fresh._space.move(a, p), player=p)
     return fresh.gw.copy()  # type: ignore[no-any-return]
 
 
