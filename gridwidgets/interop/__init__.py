@@ -1,11 +1,11 @@
 """Bridges to the field's frameworks, built once on the game protocol.
 
 - :mod:`gridwidgets.interop.openspiel`: every registered game as a pyspiel
-  game (``openspiel.load("gridlock", rows=5, cols=5)``), pyspiel states back
+  game (``openspiel.load(name, **options)``), pyspiel states back
   to our games (``to_game``), OpenSpiel bots on a seat
   (:class:`gridwidgets.agents.OpenSpielAgent`).
 - :mod:`gridwidgets.interop.pettingzoo`: PettingZoo AEC and Parallel
-  environments with action masks (``pettingzoo.env("blockfour", seed=3)``).
+  environments with action masks (``pettingzoo.env(name, seed=3)``).
 - :mod:`gridwidgets.interop.gymnasium`: a Gymnasium single-agent environment
   against a chosen opponent agent.
 - :mod:`gridwidgets.interop.export`: histories as OpenSpiel action sequences

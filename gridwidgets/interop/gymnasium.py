@@ -21,9 +21,11 @@ Requires ``gymnasium`` (``pip install "gridwidgets[rl]"``).
 
 Example::
 
+    import gridwidgets as gw
     from gridwidgets.agents import RandomAgent
     from gridwidgets.interop import gymnasium as gw_gym
-    env = gw_gym.env("gridlock", opponent=RandomAgent(seed=1), seat=0, rows=4, cols=4)
+    name = gw.registry.names()[0]           # any registered game
+    env = gw_gym.env(name, opponent=RandomAgent(seed=1), seat=0)
     obs, info = env.reset(seed=0)
 """
 

@@ -28,7 +28,7 @@ OpenSpiel publishes wheels for CPython 3.11 and later on Linux and macOS).
 Example::
 
     from gridwidgets.interop import openspiel
-    game = openspiel.load("gridlock", rows=5, cols=5)   # a pyspiel.Game
+    game = openspiel.load(name, **options)          # a pyspiel.Game, for any registered name
     state = game.new_initial_state()
     state.apply_action(state.legal_actions()[0])
     openspiel.to_game(state).widget()                   # the live board
@@ -55,7 +55,7 @@ pyspiel = require("pyspiel", "openspiel", "gridwidgets.interop.openspiel")
 
 __all__ = ["PREFIX", "from_game", "load", "params_of", "register", "spiel_name", "to_game"]
 
-#: registered names are this prefix and our short name: ``"gridwidgets_gridlock"``
+#: registered names are this prefix and our short name: ``"gridwidgets_<short_name>"``
 PREFIX = "gridwidgets_"
 
 _registered: dict[str, type] = {}
@@ -343,7 +343,7 @@ def load(name: str, **options: Any) -> Any:
     """A registered game as a ``pyspiel.Game``, made with our constructor options.
 
     Args:
-        name: a registered name (``"gridlock"``, ``"gridmaster4"``, ``"blockfour"``, ``"gridbloc"``, yours).
+        name: a registered name (``gridwidgets.registry.names()``: the package's games, yours).
         **options: the game's constructor options (``rows=5``, ``seed=3``, ``size=5``).
 
     Returns:

@@ -4,7 +4,7 @@ PettingZoo (J. K. Terry et al., "PettingZoo: Gym for Multi-Agent
 Reinforcement Learning", NeurIPS 2021, arXiv:2009.14471) is the multi-agent
 API of Gymnasium. :func:`env` gives the *AEC* form (agents act one at a
 time, as in our ``play``); :func:`parallel_env` the *Parallel* form, where
-every player of a simultaneous node (Block Four's bids) acts in the same
+every player of a simultaneous node (a round of secret bids) acts in the same
 ``step``.
 
 - Agents are ``"player_0"``, ``"player_1"``, ... (player ids; ``infos``
@@ -28,7 +28,7 @@ Requires ``pettingzoo`` and ``gymnasium`` (``pip install "gridwidgets[rl]"``).
 Example::
 
     from gridwidgets.interop import pettingzoo
-    env = pettingzoo.env("blockfour", seed=3)
+    env = pettingzoo.env(name, seed=3)   # any registered name
     env.reset()
     for agent in env.agent_iter():
         obs, reward, terminated, truncated, info = env.last()
@@ -183,7 +183,7 @@ class GameParallelEnv(_Base, ParallelEnv):  # type: ignore[misc]
     """A registered game as a PettingZoo Parallel environment.
 
     Each ``step`` takes an action from every live agent; those of the
-    players to move (both at Block Four's bid, one elsewhere) are played,
+    players to move (every player at a simultaneous node, one elsewhere) are played,
     the others' are ignored (their action mask is all 0).
     """
 
@@ -244,9 +244,9 @@ def env(name: str, render_mode: str | None = None, seed: int | None = None, ille
     """A registered game as a PettingZoo AEC environment.
 
     Args:
-        name: a registered name (``"gridlock"``, ``"blockfour"``, yours).
+        name: a registered name (``gridwidgets.registry.names()``: the package's games, yours).
         render_mode: one of ``"human"``, ``"ansi"``, ``"svg"``, ``"rgb_array"``, or ``None``.
-        seed: draws a seeded setup (Block Four's table cards, BF-4) when
+        seed: draws a seeded setup (``Chance.SEEDED_SETUP``) when
             ``reset`` is given none; a game without chance ignores it.
         illegal: ``"raise"`` an IllegalMoveError for an illegal action, or
             ``"lose"``: the episode ends, the offender's reward the lowest return.
