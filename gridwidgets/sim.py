@@ -105,13 +105,18 @@ class _RandomGames:
         self.cls = cls
         self.options = options
 
+    def play(self, seed: int) -> Game:
+        """The finished random game of ``seed``."""
+        g = self.cls.new_for_seed(self.options, seed)
+        g._rollout(random.Random(seed))
+        return g
+
+    def row(self, game: Game, seed: int) -> dict[str, Any]:
+        """The game's row of the result."""
+        return game.result_row()
+
     def __call__(self, seeds: list[int]) -> list[dict[str, Any]]:
-        out = []
-        for s in seeds:
-            g = self.cls.new_for_seed(self.options, s)
-            g._rollout(random.Random(s))
-            out.append(g.result_row())
-        return out
+        return [self.row(self.play(s), s) for s in seeds]
 
 
 def simulate(

@@ -332,3 +332,15 @@ def test_undo_until_a_person_is_to_move_c_3():
     assert g.undo_until({1}) == 2 and [str(m) for m in g.history] == ["A1"] and g.current_player == 1
     assert seen == [1]
     assert g.undo_until(set()) == 1 and not g.history
+
+
+def test_bf5_play_joint_takes_both_bids_or_neither():
+    g = gw.BlockFour(x_table=("L", "T"))
+    with pytest.raises(gw.IllegalMoveError, match="BF-12"):
+        g.play_joint({0: "IO", 1: "QQ"})  # X's bid goes in, O's cannot be read: X's is withdrawn
+    assert g.pending == () and g.history == []
+    with pytest.raises(gw.IllegalMoveError, match="no move for O"):
+        g.play_joint({0: "IO"})
+    assert g.pending == ()
+    g.play_joint({0: "IO", 1: "IT"})
+    assert [str(m) for m in g.steps[0].moves[:2]] == ["IO", "IT"]

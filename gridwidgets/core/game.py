@@ -39,7 +39,7 @@ import re
 import threading
 import warnings
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Collection, Hashable, Iterator, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
@@ -789,6 +789,31 @@ class Game(ABC):
             return m
         finally:
             lock.release()
+
+    def play_joint(self, moves: Mapping[int, Any]) -> None:
+        """Submit the moves of every player still to choose at a simultaneous
+        node at once (``{player: move}``, others ignored): all or nothing.
+
+        Raises:
+            IllegalMoveError: a move refused, or a player to move without one;
+                the submissions made by this call are withdrawn first, so the
+                state is as before (rule C-5).
+        """
+        with self._lock:
+            movers = self.players_to_move
+            missing = [p for p in movers if p not in moves]
+            if missing:
+                raise IllegalMoveError(
+                    "no move for " + ", ".join(self.players[p] for p in missing) + ", who must choose",
+                    rule=self.turn_rule)
+            before = len(self._pending)
+            try:
+                for p in movers:
+                    self.play(moves[p], player=p)
+            except Exception:
+                while len(self._pending) > before:  # withdraw what went in
+                    self.undo()
+                raise
 
     def _check_player(self, player: Any, move: Any) -> None:
         """Refuse a ``player`` that is not a player id of this game (rule C-3)."""

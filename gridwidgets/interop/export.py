@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from ..core import registry
 from ..core.actions import action_space
 from ..core.game import Game
-from ..sim import game_seeds, run_chunks
+from ..sim import _RandomGames, game_seeds, run_chunks
 from . import require
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -89,28 +89,25 @@ def history_frame(game: Game) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["step", "players", "move", "actions", "automatic"])
 
 
-class _Histories:
+class _Histories(_RandomGames):
     """The work of :func:`games_frame` (picklable): simulate's games, with their histories."""
 
-    def __init__(self, cls: type[Game], options: dict[str, Any]) -> None:
-        self.cls = cls
-        self.options = options
+    def play(self, seed: int) -> Game:
+        g = self.cls.new_for_seed(self.options, seed)
+        # the protocol's rollout, through play(): the same random choices as a game's
+        # own faster rollout (which may keep no history), with the history kept
+        Game._rollout(g, random.Random(seed))
+        return g
 
-    def __call__(self, seeds: list[int]) -> list[dict[str, Any]]:
-        out = []
-        for s in seeds:
-            g = self.cls.new_for_seed(self.options, s)
-            # the protocol's rollout, through play(): the same random choices as a game's
-            # own faster rollout (which may keep no history), with the history kept
-            Game._rollout(g, random.Random(s))
-            row = g.result_row()
-            row["seed"] = s
-            row["options"] = json.dumps(g.options(), sort_keys=True)
-            row["moves"] = [str(m) for m in g.history]
-            row["actions"] = [a for _, a in actions_of(g)]
-            row["action_players"] = [p for p, _ in actions_of(g)]
-            out.append(row)
-        return out
+    def row(self, game: Game, seed: int) -> dict[str, Any]:
+        row = game.result_row()
+        pairs = actions_of(game)
+        row["seed"] = seed
+        row["options"] = json.dumps(game.options(), sort_keys=True)
+        row["moves"] = [str(m) for m in game.history]
+        row["actions"] = [a for _, a in pairs]
+        row["action_players"] = [p for p, _ in pairs]
+        return row
 
 
 def games_frame(name: str, n_games: int, seed: int | None = None, n_jobs: int = 1, progress: bool = True,

@@ -254,15 +254,8 @@ class _State(pyspiel.State):  # type: ignore[misc, name-defined]
 
     def _apply_actions(self, actions: list[int]) -> None:
         g = self._own()
-        with g.lock:
-            before = len(g.pending)
-            try:
-                for p in g.players_to_move:
-                    g.play(self._space.move(actions[p], p), player=p)
-            except Exception:
-                while len(g.pending) > before:  # all or nothing: withdraw what went in
-                    g.undo()
-                raise
+        space = self._space
+        g.play_joint({p: space.move(actions[p], p) for p in g.players_to_move})
 
     def _action_to_string(self, player: int, action: int) -> str:
         if 0 <= player < len(self._space.names):

@@ -203,18 +203,18 @@ class GameParallelEnv(_Base, ParallelEnv):  # type: ignore[misc]
         missing = [a for a in movers if a not in actions]
         if missing:
             raise IllegalMoveError(f"no action for {', '.join(missing)}, who must act", rule=g.turn_rule)
-        with g.lock:
-            before = len(g.pending)
-            try:
-                for a in movers:
-                    p = self._player[a]
-                    g.play(self.space.move(actions[a], p), player=p)
-            except Exception as exc:
-                while len(g.pending) > before:  # all or nothing: withdraw what went in
-                    g.undo()
-                if self.illegal == "raise" or not isinstance(exc, IllegalMoveError):
-                    raise
-                return self._forfeit(a, exc)
+        moves = {}
+        try:
+            for a in movers:
+                p = self._player[a]
+                moves[p] = self.space.move(actions[a], p)
+            g.play_joint(moves)
+        except IllegalMoveError as exc:
+            if self.illegal == "raise":
+                raise
+            if len(moves) == len(movers):  # every action was a move: the first one refused offended
+                a = next((b for b in movers if not g.is_legal(moves[self._player[b]], player=self._player[b])), a)
+            return self._forfeit(a, exc)
         over = g.is_over
         returns = g.returns() if over else (0.0,) * g.num_players
         agents = self.agents
