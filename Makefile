@@ -25,7 +25,8 @@ build: node_modules/.installed
 $(VENV)/.installed: pyproject.toml $(BUNDLE)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	# the bundle is built above: the build hook would run `npm install` again (and rewrite package-lock.json)
+	SKIP_JUPYTER_BUILDER=1 $(BIN)/python -m pip install --quiet -e ".[dev]"
 	touch $@
 
 # Debian's Chromium for the browser tests (never a browser download)
@@ -35,7 +36,11 @@ chromium:
 	  else echo "Browser tests need Debian's chromium: sudo apt-get install chromium"; exit 1; fi; }
 
 lab: setup
-	$(BIN)/jupyter lab --ip=$(HOST) --ServerApp.root_dir=notebooks --LabApp.default_url=/lab/tree/00-welcome.ipynb $(if $(filter 0,$(shell id -u)),--allow-root)
+	$(BIN)/jupyter lab --ip=$(HOST) --ServerApp.root_dir=notebooks --LabApp.default_url=/lab/tree/00-welcome.ipynb \
+	  --LabApp.news_url=None --ServerApp.log_level=WARN $(if $(filter 0,$(shell id -u)),--allow-root) 2>&1 \
+	  | awk '/Fail to get yarn configuration/ {skip = 1} !skip {print; fflush()} /^Node.js v/ {skip = 0}'
+# (the filter hides one known start-up error of JupyterLab's bundled yarn, which
+#  does not matter here: nothing is built at start-up)
 
 # the classroom app: a standalone page (Voila) to pick a game and play, no code shown
 classroom: setup

@@ -226,7 +226,7 @@ def test_bf7_a_shape_that_fits_nowhere_is_skipped_by_the_engine():
     bids(g, "IO", "LT")
     assert [str(m) for m in g.history] == ["IO", "LT", "I:-", "L:-", "O:-", "T:-"]
     assert g.phase == "bid" and g.turn == 2 and g.stall == 1
-    assert "X's I fits nowhere: skipped (BF-7)" in g.events
+    assert "Player 1 (X)'s I fits nowhere: skipped (BF-7)" in g.events
     assert g.legal_moves(player=0) and g.last_skipped == ["I:-", "L:-", "O:-", "T:-"]
     # undo takes the revealed joint action back as one step, with its skips; redo replays them
     assert [str(s) for s in g.steps] == ["IO + LT (I:-, L:-, O:-, T:-)"]
@@ -305,7 +305,7 @@ def test_bf9_winning_at_5_fields_ends_the_game_mid_turn():
     bids(g, "IO", "LT")  # X places I first, then O's L and T would follow
     g.play("I:D5,E5,F5,G5")
     assert g.phase == "over" and g.winners == (0,) and g.winner == 0
-    assert g.fields_controlled()[0] == 5 and g.status() == "X wins with 5 fields."
+    assert g.fields_controlled()[0] == 5 and g.status() == "Player 1 (X) wins with 5 fields."
     assert g.current_player is None and g.legal_moves() == []
     with pytest.raises(IllegalMoveError) as info:
         g.play("L:A7,A8,A9,B9")
@@ -353,7 +353,7 @@ def test_bf11_ten_turns_without_a_filled_space_end_in_a_draw_on_an_empty_board()
 def test_bf11_stall_more_fields_wins():
     g = position(["XXX......", "XX......."] + ["........."] * 7)
     stall(g, 10)
-    assert g.winners == (0,) and g.status() == "X wins with 1 field."
+    assert g.winners == (0,) and g.status() == "Player 1 (X) wins with 1 field."
     with pytest.raises(IllegalMoveError) as info:
         g.play("IO", player=0)
     assert info.value.rule == "BF-11"

@@ -32,7 +32,7 @@ def test_hot_seat_bids_then_the_reveal_and_a_placement():
     w = g.widget()
     send(w, "IO")
     assert w.state["extra"]["pending_bids"] == [True, False] and w.state["current_player"] == 1
-    assert w.state["status"] == "Turn 1: O to bid two cards (X has bid)."
+    assert w.state["status"] == "Turn 1: Player 2 (O) to bid two cards (Player 1 (X) has bid)."
     send(w, "LT")
     e = w.state["extra"]
     assert e["revealed"]["bids"] == ["IO", "LT"] and e["revealed"]["matches"] == 0

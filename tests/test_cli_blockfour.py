@@ -146,7 +146,7 @@ def test_bf7_bf8_skips_and_gap_fills_are_announced():
     rows = ["".join("X" if (r + c) % 2 else "." for c in range(9)) for r in range(9)]
     rows = [row.replace("X", "O", 2) for row in rows]
     _, _, out = run(["IO", "", "LT", "q"], game=position(rows))
-    assert "  * X's I fits nowhere: skipped (BF-7)" in out
+    assert "  * Player 1 (X)'s I fits nowhere: skipped (BF-7)" in out
     assert "  * O's T fits nowhere: skipped (BF-7)" in out
     wall = "XOXOXOXOX"
     g = position([".....OXOX", wall] + ["........."] * 7)

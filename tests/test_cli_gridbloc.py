@@ -55,7 +55,7 @@ def test_gb_terminal_full_game_two_rounds_events_and_result():
     assert "Player Two stepped to A1: scored already, no point (GB-5)." in out
     assert "Player One placed a wall on A1|A2." in out
     # the round end and the reset to the original walls (GB-6, GB-7)
-    assert "  * Round 1 over, the runner is trapped: Player Two scored 2 (GB-6)" in out
+    assert "  * Round 1 over, the runner is trapped: Player 2 scored 2 (GB-6)" in out
     assert ("  * Round 2: Player One runs, Player Two blocks; back to the original walls, no tile scored (GB-7)"
             in out)
     after = out.split("no tile scored (GB-7)", 1)[1]
@@ -72,7 +72,7 @@ def test_gb6_round_ends_after_a_step_and_a_sealed_start_ends_it_at_once():
     # 2x2, start A1: B1, wall A1|A2, B2, wall A1|B1 (A1 scored, the rest in reach), A2: nothing left
     g = GridBloc(size=2, preset="blank", start="A1")
     game, _, out = run(["B1", "A1|A2", "B2", "A1|B1", "A2", "q"], game=g)
-    assert "  * Round 1 over, the runner is trapped after a step: Player Two scored 3 (GB-6)" in out
+    assert "  * Round 1 over, the runner is trapped after a step: Player 2 scored 3 (GB-6)" in out
     assert game.round == 2
     # the start tile sealed by the original walls: both rounds are over before anything is played
     sealed = GridBloc(size=3, preset="blank", start="A1", walls=["A1|B1", "A1|A2"])
@@ -160,7 +160,7 @@ def test_gb_terminal_agent_runs_both_rounds_against_a_person():
     text = out.getvalue()
     assert game.is_over
     assert "Player One is played by RandomAgent(seed=1)." in text
-    assert "  * Round 2: Player One runs, Player Two blocks;" in text
+    assert "  * Round 2: Player 1 runs, Player 2 blocks;" in text
     assert re.search(r"Player One \(RandomAgent\(seed=1\)\) placed a wall on [A-D]\d\|[A-D]\d\.", text)
     assert re.search(r"Player One \(RandomAgent\(seed=1\)\) stepped to [A-D]\d", text)
     assert text.rstrip().endswith(game.status())
@@ -252,7 +252,7 @@ def test_gb_python_m_gridwidgets_play_gridbloc_in_a_real_terminal():
         for move in ROUND_1[1:]:
             child.expect_exact("your wall: " if "|" in move else "your step: ")
             child.sendline(move)
-        child.expect_exact("* Round 1 over, the runner is trapped: Player Two scored 2 (GB-6)")
+        child.expect_exact("* Round 1 over, the runner is trapped: Player 2 scored 2 (GB-6)")
         child.expect_exact("back to the original walls, no tile scored (GB-7)")
         child.expect_exact("Player One (runner, round 2), your step: ")
         child.sendline("?")

@@ -43,7 +43,7 @@ def test_gm_terminal_full_game_prompts_events_and_result():
     assert prompts[5] == "orange (O), free placement: tile 4 on any open cell (GM-7). Your move: "
     # what each move did, and the events (GM-5, GM-6, GM-7, GM-8)
     assert "orange placed tile 2 on D6; now inactive: D3 (GM-5)." in out
-    assert "  * magenta is blocked (GM-6): orange is owed a free placement (GM-7)" in out
+    assert "  * Player 2 (magenta) is blocked (GM-6): Player 1 (orange) is owed a free placement (GM-7)" in out
     assert "  * orange placed tile 5, their last, and wins (GM-8)" in out
     assert out.rstrip().endswith("orange placed tile 5, their last, and wins (GM-8).")
     # the player lines: blocked marked, the winner named
@@ -116,7 +116,7 @@ def test_gm_terminal_variant_names_the_owner_of_an_opponent_tile_switched_off():
     moves = ["G4", "G5", "G7", "E3", "D7", "C5", "A7", "q"]
     game, _, out = run(moves, size=8, players=2, deactivate="all")
     assert "orange placed tile 4 on A7; now inactive: D7, C5 (magenta) (GM-5)." in out
-    assert "  * magenta is blocked (GM-6): orange is owed a free placement (GM-7)" in out
+    assert "  * Player 2 (magenta) is blocked (GM-6): Player 1 (orange) is owed a free placement (GM-7)" in out
     assert game.blocked == (False, True)
 
 
@@ -154,7 +154,7 @@ def test_gm_python_m_gridwidgets_play_gridmaster4_in_a_real_terminal():
         for move in ["B1", "B4"]:
             child.expect_exact("Your move: ")
             child.sendline(move)
-        child.expect_exact("magenta is blocked (GM-6): orange is owed a free placement (GM-7)")
+        child.expect_exact("Player 2 (magenta) is blocked (GM-6): Player 1 (orange) is owed a free placement (GM-7)")
         child.expect_exact("orange (O), free placement: tile 4 on any open cell (GM-7). Your move: ")
         child.sendline("C1")
         child.expect_exact("Your move: ")

@@ -209,7 +209,7 @@ def test_gb6_a_sealed_start_ends_the_round_at_once_with_0():
     # both rounds end before a move: a draw at 0
     assert g.phase == "over" and g.round_scores == ((0, 0), (0, 0))
     assert g.winners == (0, 1) and g.history == []
-    assert g.events[0] == "Round 1 over, the start tile is sealed: Player Two scored 0 (GB-6)"
+    assert g.events[0] == "Round 1 over, the start tile is sealed: Player 2 scored 0 (GB-6)"
 
 
 def test_gb6_unscored_reachable_counts_what_the_round_waits_for():

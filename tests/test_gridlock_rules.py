@@ -101,7 +101,7 @@ def test_gl4_no_legal_move_loses_seed_words():
     g.play("A1")
     assert g.is_over and g.current_player is None
     assert g.winner == 0 and g.winners == (0,)
-    assert g.status() == "Player 2 has no legal moves remaining. Player 1 (X) wins the game!"
+    assert g.status() == "Player 2 (O) has no legal moves remaining. Player 1 (X) wins the game!"
     assert g.legal_moves() == []
 
 
@@ -112,7 +112,7 @@ def test_gl4_the_seed_final_line_when_x_is_stuck():
     g.play("B2")
     assert g.is_over
     assert g.winners == (1,)
-    assert g.status() == "Player 1 has no legal moves remaining. Player 2 (O) wins the game!"
+    assert g.status() == "Player 1 (X) has no legal moves remaining. Player 2 (O) wins the game!"
 
 
 def test_gl4_a_full_board_ends_with_the_mover_losing():

@@ -207,7 +207,7 @@ def test_gm6_a_player_with_no_move_and_no_debt_is_blocked_and_their_tiles_stay()
     assert g.blocked == (True, False)
     assert g.current_player == 1  # orange's turn was skipped
     assert g.tiles[1, 1] == 1 and g.board[1, 1] == 0
-    assert g.events == ["orange is blocked (GM-6): magenta is owed a free placement (GM-7)"]
+    assert g.events == ["Player 1 (orange) is blocked (GM-6): Player 2 (magenta) is owed a free placement (GM-7)"]
 
 
 def test_gm6_blocked_players_never_move_again():
@@ -254,7 +254,7 @@ def test_gm8_placing_the_last_tile_wins_at_once():
     g.play("J10")
     g.play("D1")  # orange's tile 2 of 2
     assert g.is_over and g.winner == 0 and g.winners == (0,)
-    assert g.status() == "orange placed tile 2, their last, and wins (GM-8)."
+    assert g.status() == "Player 1 (orange) placed tile 2, their last, and wins (GM-8)."
     with pytest.raises(IllegalMoveError) as info:
         g.play("J7")
     assert info.value.rule == "GM-8"
@@ -274,7 +274,7 @@ def test_gm8_when_every_player_is_blocked_the_highest_score_wins():
     g.play("B3")  # B3's only open jump was taken: magenta is blocked, so everyone is
     assert g.is_over and g.blocked == (True, True)
     assert g.winners == (1,) and g.scores == (1, 4)
-    assert g.status() == "Game over: magenta wins with 4 (GM-8)."
+    assert g.status() == "Game over: Player 2 (magenta) wins with 4 (GM-8)."
     assert g.events == [
         "magenta is blocked (GM-6)",
         "Game over, every player is blocked: magenta wins with 4 (GM-8)",
@@ -286,7 +286,7 @@ def test_gm8_a_full_board_ends_the_game_and_equal_scores_share_the_win():
     for cell in ["A1", "B1", "A2", "B2"]:
         g.play(cell)
     assert g.is_over and g.winners == (0, 1, 2, 3) and g.winner is None
-    assert g.status() == "Game over: orange and magenta and lime and aqua share the win with 1 (GM-8)."
+    assert g.status() == "Game over: Player 1 (orange) and Player 2 (magenta) and Player 3 (lime) and Player 4 (aqua) share the win with 1 (GM-8)."
     assert g.returns() == (0.0, 0.0, 0.0, 0.0)
 
 

@@ -77,7 +77,7 @@ def test_an_entry_point_game_appears_in_python_m_gridwidgets_play(tmp_path):
     game = subprocess.run([sys.executable, "-m", "gridwidgets", "play", "tictactoe"], input=moves,
                           capture_output=True, text=True, env=env, timeout=60)
     assert game.returncode == 0, game.stderr
-    assert "X wins." in game.stdout
+    assert "Player 1 (X) wins." in game.stdout
     bad = subprocess.run([sys.executable, "-m", "gridwidgets", "play", "tictactoe", "--agent", "7"],
                          capture_output=True, text=True, env=env, timeout=60)
     assert bad.returncode == 2 and "C-3" in bad.stderr

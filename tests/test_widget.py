@@ -145,7 +145,7 @@ def test_clicks_after_the_end_are_refused_with_gl4(widget):
     w = g.widget()
     play(w, "A1")
     assert w.state["is_over"] and w.state["winners"] == [0]
-    assert w.state["status"] == "Player 2 has no legal moves remaining. Player 1 (X) wins the game!"
+    assert w.state["status"] == "Player 2 (O) has no legal moves remaining. Player 1 (X) wins the game!"
     browser(w, type="play", move="B1", version=w.state["version"])
     assert "GL-4" in w.state["message"]
 

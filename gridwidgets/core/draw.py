@@ -22,7 +22,17 @@ from typing import Any
 from .notation import Cell, cell_name, col_label
 from .palette import colour, palette, role
 
-__all__ = ["PLAYER_COLOURS", "render_svg", "svg_board", "text_board"]
+__all__ = [
+    "FONT_FAMILY",
+    "MIN_CELL",
+    "PLAYER_COLOURS",
+    "default_size",
+    "muted",
+    "render_svg",
+    "svg_board",
+    "text_board",
+    "to_png",
+]
 
 #: fill colours of players 0.. in the light theme, the palette's default
 #: player order (``core/palette.json``), readable on light and dark backgrounds
@@ -53,29 +63,46 @@ def text_board(rows: int, cols: int, cell_text: Callable[[Cell], str]) -> str:
     return "\n".join(lines)
 
 
-def _frame(rows: int, cols: int, margin: float, cell: float, width: float, height: float, title: str) -> list[str]:
-    """The opening of a static board: the svg element, its title, a white
-    background, and the column letters and row numbers (C-2)."""
-    label = max(6.0, min(11.0, cell * 0.5))
-    background, ink = role("background"), role("label")
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="gw-static" width="{width:.0f}" height="{height:.0f}" '
-        f'viewBox="0 0 {width:.1f} {height:.1f}" font-family="sans-serif" role="img" aria-label="{escape(title)}">',
-        f"<title>{escape(title)}</title>",
-        f'<rect x="0" y="0" width="{width:.1f}" height="{height:.1f}" fill="{background}"/>',
-    ]
-    for c in range(cols):
-        x = margin + (c + 0.5) * cell
-        out.append(
-            f'<text x="{x:.1f}" y="{margin - 5}" font-size="{label:.1f}" text-anchor="middle" '
-            f'fill="{ink}">{col_label(c)}</text>'
-        )
-    for r in range(rows):
-        y = margin + (r + 0.5) * cell + label * 0.35
-        out.append(
-            f'<text x="{margin - 3}" y="{y:.1f}" font-size="{label:.1f}" text-anchor="end" fill="{ink}">{r + 1}</text>'
-        )
-    return out
+#: the font of every picture: fonts that Chromium and plain rasterisers
+#: (rsvg-convert, resvg) find on Debian, then the generic family
+FONT_FAMILY = "DejaVu Sans, Liberation Sans, Arial, Helvetica, sans-serif"
+#: the smallest cell of a picture drawn at its default size, in CSS pixels:
+#: big enough that no text of the board is smaller than 11 px
+MIN_CELL = 28.0
+#: outer padding of a picture, in CSS pixels
+PAD = 8.0
+#: font sizes (CSS pixels) of the status line, its notes, the panel and the legend
+STATUS_FONT, NOTE_FONT, PANEL_FONT, LEGEND_FONT = 15.0, 13.0, 13.0, 12.0
+
+
+def _text_width(text: str, font: float, bold: bool = False) -> float:
+    """An upper estimate of ``text``'s width in CSS pixels (a wide sans-serif)."""
+    return len(text) * font * (0.66 if bold else 0.6)
+
+
+def _text(x: float, y: float, text: str, font: float, fill: str, *, anchor: str = "start",
+          bold: bool = False) -> str:
+    """A line of text centred on ``y`` (its baseline placed by the font's cap
+    height: no ``dominant-baseline``, which plain rasterisers ignore)."""
+    weight = ' font-weight="bold"' if bold else ""
+    return (f'<text x="{x:.1f}" y="{y + font * 0.36:.1f}" font-size="{font:.1f}"{weight} '
+            f'text-anchor="{anchor}" fill="{fill}">{escape(text)}</text>')
+
+
+def _wrap(text: str, width: float, font: float, bold: bool) -> list[str]:
+    """``text`` cut into lines no wider than ``width`` (by words; a long word alone)."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        trial = f"{line} {word}" if line else word
+        if line and _text_width(trial, font, bold) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = trial
+    if line:
+        lines.append(line)
+    return lines or [""]
 
 
 def _mix(colour: str, amount: float, towards: str = "#3f3f46") -> str:
@@ -83,6 +110,13 @@ def _mix(colour: str, amount: float, towards: str = "#3f3f46") -> str:
     a = [int(colour[i : i + 2], 16) for i in (1, 3, 5)]
     b = [int(towards[i : i + 2], 16) for i in (1, 3, 5)]
     return "#" + "".join(f"{round(x + (y - x) * amount):02x}" for x, y in zip(a, b, strict=True))
+
+
+def muted(colour: str) -> str:
+    """The muted shade of a player's colour (an inactive tile, GM-10: "a
+    darker shade"): the same hue, darker, so the tile stays recognisably
+    that player's (``#rrggbb``)."""
+    return _mix(colour, 0.38, "#000000")
 
 
 def _player_colour(scene: Any, player: int) -> str:
@@ -94,40 +128,219 @@ def _player_colour(scene: Any, player: int) -> str:
     return name if name.startswith("#") else colour(name)
 
 
-def render_svg(scene: Any, size: int = 320) -> str:
-    """Draw a :class:`~gridwidgets.core.scene.Scene` as a static SVG board
-    with spreadsheet labels (C-2): columns ``A, B, ...`` on top, rows ``1,
-    2, ...`` on the left.
+def _star(cx: float, cy: float, rad: float) -> str:
+    """The points of a five-pointed star."""
+    pts = []
+    for k in range(10):
+        ang = math.pi / 2 + k * math.pi / 5
+        rr = rad if k % 2 == 0 else rad * 0.45
+        pts.append(f"{cx + rr * math.cos(ang):.1f},{cy - rr * math.sin(ang):.1f}")
+    return " ".join(pts)
 
-    Layers, bottom to top: the cells (holes left out), the board's frame, regions (``tint``:
-    the player's colour, light; ``shade``: the palette's ``visited``;
-    ``outline``: a thick frame around the region's cells), forbidden cells
-    (small crosses), legal cells (dots), pieces (``mark``: the glyph in the
-    player's colour; ``text``: neutral text; ``tile``: a rounded square in
-    the player's colour with its number, muted when inactive; ``token``: a
-    disc; ``star``: a gold star), edges (``wall``: thick, the player's colour
-    or the frame colour for ``-1``; ``line``: thinner), then the last move:
-    its cells outlined, its edges underlined in the palette's ``last-move``.
+
+def default_size(cols: int, rows: int = 0) -> int:
+    """The default width of a board (labels and cells, CSS pixels) with
+    ``cols`` columns: 320, or wider so that a cell is at least
+    :data:`MIN_CELL` (no text under 11 px)."""
+    return int(max(320.0, 24 + cols * MIN_CELL))
+
+
+def render_svg(scene: Any, size: int | None = None, panel: str = "auto") -> str:
+    """Draw a :class:`~gridwidgets.core.scene.Scene` as a static SVG picture:
+    the status line (and notes) on top, the board with spreadsheet labels
+    (C-2: columns ``A, B, ...`` on top, rows ``1, 2, ...`` on the left), the
+    players' panel beside it (or under it, for a wide board) and the legend
+    under the board.
+
+    Board layers, bottom to top: the cells (holes left out), regions
+    (``tint``: the player's colour, light; ``shade``: the palette's
+    ``visited``; ``outline``: a thick frame around the region's cells;
+    ``group``: the border of the cells in the player's colour), the frame,
+    forbidden cells (small crosses), legal cells (dots), pieces (``mark``:
+    the glyph in the player's colour; ``text``: neutral text; ``tile``: a
+    rounded square in the player's colour with its number, an inactive one in
+    a darker shade of the same hue (:func:`muted`) with a dashed outline in
+    the full colour; ``token``: a disc;
+    ``star``: a gold star), edges (``wall``: thick, the player's colour or
+    the frame colour for ``-1``; ``line``: thinner), then the last move: its
+    cells outlined, its edges underlined in the palette's ``last-move``.
+
+    Text is placed without ``dominant-baseline`` and in fonts plain
+    rasterisers find, so the picture looks the same in a browser, in
+    rsvg-convert and in resvg (:func:`to_png`).
 
     Args:
         scene: the picture to draw (any object with the attributes of a
             :class:`~gridwidgets.core.scene.Scene`).
-        size: width in CSS pixels; the height follows the board's shape.
+        size: width of the board (labels and cells) in CSS pixels; the
+            panel adds to it. ``None``: :func:`default_size`, with no text
+            under 11 px.
+        panel: where the players' panel goes: ``"beside"`` the board,
+            ``"below"`` it, or ``"auto"`` (beside a board up to 480 px wide).
+
+    Raises:
+        ValueError: for another ``panel``.
 
     Returns:
         The SVG document as a string (light theme colours).
     """
     rows, cols = scene.rows, scene.cols
-    margin = 18
-    cell = max(6.0, (size - margin - 6) / cols)
-    width = margin + cell * cols + 6
-    height = margin + cell * rows + 6
-    out = _frame(rows, cols, margin, cell, width, height, scene.title)
+    label_font = 12.0
+    left = _text_width(str(rows), label_font) + 6
+    width_board = float(size if size is not None else default_size(cols, rows))
+    cell = max(4.0, (width_board - left - 2) / cols)
+    label_font = max(6.0, min(12.0, cell * 0.5))
+    top = label_font + 6
+    board_w = left + cell * cols + 2
+
+    if panel not in ("auto", "beside", "below"):
+        raise ValueError(f"panel must be 'auto', 'beside' or 'below', got {str(panel)[:30]!r}")
+    where = panel
+    panel = getattr(scene, "panel", None)
+    legend = tuple(getattr(scene, "legend", ()) or ())
+    status = getattr(scene, "status", "") or ""
+    notes = tuple(getattr(scene, "notes", ()) or ())
+    panel_w, panel_h, col_w = _panel_size(panel)
+    beside = panel is not None and (where == "beside" or (where == "auto" and board_w <= 480))
+    width = PAD * 2 + board_w + (panel_w + 16 if beside else 0)
+    if panel is not None and not beside:
+        width = max(width, PAD * 2 + panel_w)
+    text_w = width - PAD * 2
+    status_lines = _wrap(status, text_w, STATUS_FONT, True) if status else []
+    note_lines = [line for note in notes for line in _wrap(note, text_w, NOTE_FONT, False)]
+    head = len(status_lines) * 20 + len(note_lines) * 18 + (6 if status_lines or note_lines else 0)
+    legend_lines = _legend_lines(legend, width - PAD * 2)
+    ox, oy = PAD + left, PAD + head + top
+    below = oy + cell * rows + 2 + 8
+    legend_y = below
+    below += len(legend_lines) * 20
+    panel_x, panel_y = (PAD + board_w + 16, PAD + head) if beside else (PAD, below + (4 if legend_lines else 0))
+    height = max(below, panel_y + panel_h if panel is not None else 0) + PAD
+    if beside:
+        height = max(height, PAD + head + panel_h + PAD)
+
+    ink, label_ink, background = role("ink"), role("label"), role("background")
+    title = scene.title or status
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="gw-static" width="{width:.0f}" height="{height:.0f}" '
+        f'viewBox="0 0 {width:.1f} {height:.1f}" font-family="{FONT_FAMILY}" role="img" '
+        f'aria-label="{escape(title)}">',
+        f"<title>{escape(title)}</title>",
+        f'<rect x="0" y="0" width="{width:.1f}" height="{height:.1f}" fill="{background}"/>',
+    ]
+    y = PAD + 10
+    for line in status_lines:
+        out.append(_text(PAD, y, line, STATUS_FONT, ink, bold=True))
+        y += 20
+    for line in note_lines:
+        out.append(_text(PAD, y - 1, line, NOTE_FONT, label_ink))
+        y += 18
+    for c in range(cols):
+        out.append(_text(ox + (c + 0.5) * cell, oy - 4 - label_font / 2, col_label(c), label_font, label_ink,
+                         anchor="middle"))
+    for r in range(rows):
+        out.append(_text(ox - 4, oy + (r + 0.5) * cell, str(r + 1), label_font, label_ink, anchor="end"))
+    out.extend(_board(scene, ox, oy, cell))
+    for k, items in enumerate(legend_lines):
+        out.extend(_legend(scene, items, PAD, legend_y + k * 20 + 10))
+    if panel is not None:
+        out.extend(_panel(scene, panel, col_w, panel_x, panel_y))
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def _panel_size(panel: Any) -> tuple[float, float, list[float]]:
+    """Width, height and column widths of a panel (0, 0, [] for none)."""
+    if panel is None:
+        return 0.0, 0.0, []
+    widths = [_text_width(h, PANEL_FONT, True) for h in panel.columns]
+    for row in panel.rows:
+        for k, v in enumerate(row.values[: len(widths)]):
+            widths[k] = max(widths[k], _text_width(v, PANEL_FONT, k == 0))
+    lead = 34.0  # the mark (turn or winner) and the colour swatch
+    return lead + sum(w + 12 for w in widths), 22.0 * (len(panel.rows) + 1), widths
+
+
+def _panel(scene: Any, panel: Any, widths: list[float], x0: float, y0: float) -> list[str]:
+    """The players' table: a header, then a row per player with its mark and swatch."""
+    ink, label_ink, grid = role("ink"), role("label"), role("grid")
+    out = ['<g class="gw-panel">']
+    x = x0 + 34
+    for k, h in enumerate(panel.columns):
+        out.append(_text(x, y0 + 11, h, PANEL_FONT, label_ink, bold=True))
+        x += widths[k] + 12
+    total = 34 + sum(w + 12 for w in widths)
+    out.append(f'<line x1="{x0:.1f}" y1="{y0 + 21:.1f}" x2="{x0 + total:.1f}" y2="{y0 + 21:.1f}" '
+               f'stroke="{grid}" stroke-width="1"/>')
+    for i, row in enumerate(panel.rows):
+        cy = y0 + 22 * (i + 1) + 11
+        if row.mark == "turn":
+            out.append(f'<polygon points="{x0 + 2:.1f},{cy - 5:.1f} {x0 + 11:.1f},{cy:.1f} {x0 + 2:.1f},{cy + 5:.1f}" '
+                       f'fill="{ink}"><title>to act</title></polygon>')
+        elif row.mark == "winner":
+            out.append(f'<polygon points="{_star(x0 + 7, cy, 7)}" fill="{role("last-move")}">'
+                       f'<title>winner</title></polygon>')
+        if row.player >= 0:
+            out.append(f'<rect x="{x0 + 16:.1f}" y="{cy - 6:.1f}" width="12" height="12" rx="2" '
+                       f'fill="{_player_colour(scene, row.player)}"/>')
+        x = x0 + 34
+        for k, v in enumerate(row.values[: len(widths)]):
+            out.append(_text(x, cy, v, PANEL_FONT, ink, bold=(k == 0 and row.mark != "")))
+            x += widths[k] + 12
+    out.append("</g>")
+    return out
+
+
+def _legend_lines(legend: tuple[Any, ...], width: float) -> list[list[Any]]:
+    """The legend's entries in lines no wider than ``width``."""
+    lines: list[list[Any]] = []
+    used = width + 1
+    for item in legend:
+        w = 24 + _text_width(item.text, LEGEND_FONT) + 14
+        if used + w > width:
+            lines.append([])
+            used = 0.0
+        lines[-1].append(item)
+        used += w
+    return lines
+
+
+def _legend(scene: Any, items: list[Any], x: float, cy: float) -> list[str]:
+    """One line of the legend: each entry's symbol, then its text."""
+    out = ['<g class="gw-legend">']
+    gold, frame = role("last-move"), role("frame")
+    for item in items:
+        c = _player_colour(scene, item.player) if item.player >= 0 else frame
+        k = item.kind
+        if k in ("wall", "line"):
+            out.append(f'<line x1="{x + 2:.1f}" y1="{cy:.1f}" x2="{x + 18:.1f}" y2="{cy:.1f}" stroke="{c}" '
+                       f'stroke-width="{4 if k == "wall" else 2.5}" stroke-linecap="round"/>')
+        elif k == "last":
+            out.append(f'<rect x="{x + 3:.1f}" y="{cy - 7:.1f}" width="14" height="14" fill="none" '
+                       f'stroke="{gold}" stroke-width="3"/>')
+        elif k == "star":
+            out.append(f'<polygon points="{_star(x + 10, cy, 8)}" fill="{gold}"/>')
+        elif k == "token":
+            out.append(f'<circle cx="{x + 10:.1f}" cy="{cy:.1f}" r="6" fill="{c}"/>')
+        else:
+            fill = {"shade": role("visited"), "tint": _mix(c, 0.85, role("board")), "tile": c}.get(k, muted(c))
+            dash = f' stroke="{c}" stroke-dasharray="2 2"' if k == "tile-muted" else f' stroke="{role("grid")}"'
+            out.append(f'<rect x="{x + 3:.1f}" y="{cy - 7:.1f}" width="14" height="14" rx="2" fill="{fill}"{dash}/>')
+        out.append(_text(x + 24, cy, item.text, LEGEND_FONT, role("label")))
+        x += 24 + _text_width(item.text, LEGEND_FONT) + 14
+    out.append("</g>")
+    return out
+
+
+def _board(scene: Any, ox: float, oy: float, cell: float) -> list[str]:
+    """The board's layers, its top-left cell corner at ``(ox, oy)``."""
+    rows, cols = scene.rows, scene.cols
     holes = set(map(tuple, scene.holes))
     board, grid = role("board"), role("grid")
+    out: list[str] = []
 
     def xy(c: Cell) -> tuple[float, float]:
-        return margin + c[1] * cell, margin + c[0] * cell
+        return ox + c[1] * cell, oy + c[0] * cell
 
     fills: dict[Cell, str] = {}
     for region in scene.regions:
@@ -159,23 +372,26 @@ def render_svg(scene: Any, size: int = 320) -> str:
             f'<rect x="{x:.1f}" y="{y:.1f}" width="{(c1 - c0) * cell:.1f}" height="{(r1 - r0) * cell:.1f}" '
             f'fill="none" stroke="{role("frame")}" stroke-width="2.5"/>'
         )
-    out.append(f'<rect x="{margin}" y="{margin}" width="{cell * cols:.1f}" height="{cell * rows:.1f}" '
+    out.append(f'<rect x="{ox:.1f}" y="{oy:.1f}" width="{cell * cols:.1f}" height="{cell * rows:.1f}" '
                f'fill="none" stroke="{role("frame")}" stroke-width="2.5"/>')
     for r, c in scene.forbidden:
-        cx, cy, d = margin + (c + 0.5) * cell, margin + (r + 0.5) * cell, cell * 0.12
+        cx, cy, d = ox + (c + 0.5) * cell, oy + (r + 0.5) * cell, cell * 0.12
         out.append(
             f'<path d="M{cx - d:.1f},{cy - d:.1f}L{cx + d:.1f},{cy + d:.1f}'
             f'M{cx - d:.1f},{cy + d:.1f}L{cx + d:.1f},{cy - d:.1f}" stroke="{grid}" stroke-width="1.5"/>'
         )
     for r, c in scene.legal:
         out.append(
-            f'<circle cx="{margin + (c + 0.5) * cell:.1f}" cy="{margin + (r + 0.5) * cell:.1f}" '
+            f'<circle cx="{ox + (c + 0.5) * cell:.1f}" cy="{oy + (r + 0.5) * cell:.1f}" '
             f'r="{max(1.5, cell * 0.12):.1f}" fill="{role("label")}"/>'
         )
     for piece in sorted(scene.pieces, key=lambda p: tuple(p.cell)):
-        out.extend(_piece(scene, piece, margin, cell))
+        out.extend(_piece(scene, piece, ox, oy, cell))
+    for region in scene.regions:
+        if region.style == "group" and region.cells:
+            out.append(_group_border(scene, region, ox, oy, cell))
     for edge in scene.edges:
-        x1, y1, x2, y2 = _edge(edge.a, edge.b, margin, cell)
+        x1, y1, x2, y2 = _edge(edge.a, edge.b, ox, oy, cell)
         stroke = role("frame") if edge.player < 0 else _player_colour(scene, edge.player)
         w = 4 if edge.style == "wall" else 2.5
         out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{stroke}" '
@@ -183,61 +399,79 @@ def render_svg(scene: Any, size: int = 320) -> str:
     gold = role("last-move")
     for r, c in scene.last:
         out.append(
-            f'<rect x="{margin + c * cell + 1.5:.1f}" y="{margin + r * cell + 1.5:.1f}" '
+            f'<rect x="{ox + c * cell + 1.5:.1f}" y="{oy + r * cell + 1.5:.1f}" '
             f'width="{cell - 3:.1f}" height="{cell - 3:.1f}" fill="none" stroke="{gold}" stroke-width="3"/>'
         )
     for a, b in scene.last_edges:
-        x1, y1, x2, y2 = _edge(a, b, margin, cell)
+        x1, y1, x2, y2 = _edge(a, b, ox, oy, cell)
         out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{gold}" '
                    f'stroke-width="2" stroke-dasharray="3 2" stroke-linecap="round"/>')
-    out.append("</svg>")
-    return "\n".join(out)
+    return out
 
 
-def _edge(a: Cell, b: Cell, margin: float, cell: float) -> tuple[float, float, float, float]:
+def _group_border(scene: Any, region: Any, ox: float, oy: float, cell: float) -> str:
+    """The outer border of a region's cells (a shape made of several cells),
+    in the player's colour, drawn a little inside the cells."""
+    cells = {tuple(c) for c in region.cells}
+    colour_ = _player_colour(scene, region.player)
+    inset = max(1.5, cell * 0.08)
+    parts = []
+    for r, c in sorted(cells):
+        x, y = ox + c * cell, oy + r * cell
+        if (r - 1, c) not in cells:
+            parts.append(f"M{x:.1f},{y + inset:.1f}H{x + cell:.1f}")
+        if (r + 1, c) not in cells:
+            parts.append(f"M{x:.1f},{y + cell - inset:.1f}H{x + cell:.1f}")
+        if (r, c - 1) not in cells:
+            parts.append(f"M{x + inset:.1f},{y:.1f}V{y + cell:.1f}")
+        if (r, c + 1) not in cells:
+            parts.append(f"M{x + cell - inset:.1f},{y:.1f}V{y + cell:.1f}")
+    label = escape(region.label) if region.label else "shape"
+    return (f'<path class="gw-group" d="{"".join(parts)}" fill="none" stroke="{colour_}" '
+            f'stroke-width="{max(1.5, cell * 0.08):.1f}" stroke-linecap="square"><title>{label}</title></path>')
+
+
+def _edge(a: Cell, b: Cell, ox: float, oy: float, cell: float) -> tuple[float, float, float, float]:
     """The end points of the edge between adjacent cells ``a`` and ``b`` (``b`` may be off the board)."""
     (r1, c1), (r2, c2) = sorted((tuple(a), tuple(b)))
     if r1 == r2:  # a vertical edge between two cells of a row
-        x = margin + c2 * cell
-        return x, margin + r1 * cell, x, margin + (r1 + 1) * cell
-    y = margin + r2 * cell
-    return margin + c1 * cell, y, margin + (c1 + 1) * cell, y
+        x = ox + c2 * cell
+        return x, oy + r1 * cell, x, oy + (r1 + 1) * cell
+    y = oy + r2 * cell
+    return ox + c1 * cell, y, ox + (c1 + 1) * cell, y
 
 
-def _piece(scene: Any, piece: Any, margin: float, cell: float) -> list[str]:
+def _piece(scene: Any, piece: Any, ox: float, oy: float, cell: float) -> list[str]:
     r, c = piece.cell
-    x, y = margin + c * cell, margin + r * cell
+    x, y = ox + c * cell, oy + r * cell
     cx, cy = x + cell / 2, y + cell / 2
     label = escape(piece.label or piece.text or cell_name((r, c)))
     colour_ = _player_colour(scene, piece.player)
     if piece.kind == "tile":
-        fill = colour_ if piece.active else _mix(colour_, 0.55)
-        ink = role("ink") if piece.active else role("board")
-        font = cell * (0.42 if cell > 14 else 0.36)
+        font = cell * 0.42
+        if piece.active:
+            return [
+                f'<rect x="{x + 0.8:.1f}" y="{y + 0.8:.1f}" width="{cell - 1.6:.1f}" height="{cell - 1.6:.1f}" '
+                f'rx="{cell * 0.15:.1f}" fill="{colour_}"><title>{cell_name((r, c))}: {label}</title></rect>',
+                _text(cx, cy, piece.text, font, role("ink"), anchor="middle", bold=True),
+            ]
+        # out of play: a darker shade of the same hue, a dashed outline in the full colour
         return [
-            f'<rect x="{x + 0.8:.1f}" y="{y + 0.8:.1f}" width="{cell - 1.6:.1f}" height="{cell - 1.6:.1f}" '
-            f'rx="{cell * 0.15:.1f}" fill="{fill}"><title>{cell_name((r, c))}: {label}</title></rect>',
-            f'<text x="{cx:.1f}" y="{cy:.1f}" font-size="{font:.1f}" font-weight="bold" '
-            f'text-anchor="middle" dominant-baseline="central" fill="{ink}">{escape(piece.text)}</text>',
+            f'<rect x="{x + 1.5:.1f}" y="{y + 1.5:.1f}" width="{cell - 3:.1f}" height="{cell - 3:.1f}" '
+            f'rx="{cell * 0.15:.1f}" fill="{muted(colour_)}" stroke="{colour_}" stroke-width="1.5" '
+            f'stroke-dasharray="3 2"><title>{cell_name((r, c))}: {label}</title></rect>',
+            _text(cx, cy, piece.text, font, "#ffffff", anchor="middle", bold=True),
         ]
     if piece.kind == "token":
         return [f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{cell * 0.26:.1f}" fill="{colour_}" '
                 f'stroke="{role("background")}" stroke-width="2"><title>{label}</title></circle>']
     if piece.kind == "star":
-        rad = cell * 0.32
-        pts = []
-        for k in range(10):
-            ang = math.pi / 2 + k * math.pi / 5
-            rr = rad if k % 2 == 0 else rad * 0.45
-            pts.append(f"{cx + rr * math.cos(ang):.1f},{cy - rr * math.sin(ang):.1f}")
-        return [f'<polygon points="{" ".join(pts)}" fill="{role("last-move")}"><title>{label}</title></polygon>']
+        star = _star(cx, cy, cell * 0.32)
+        return [f'<polygon points="{star}" fill="{role("last-move")}"><title>{label}</title></polygon>']
     text = piece.text if piece.kind == "text" else piece.text[:2]
-    font = max(6.0, cell * (0.55 if len(text) <= 1 else 0.38))
+    font = max(6.0, cell * (0.55 if len(text) <= 1 else 0.4))
     ink = colour_ if piece.kind == "mark" else role("ink")
-    return [
-        f'<text x="{cx:.1f}" y="{cy:.1f}" font-size="{font:.1f}" font-weight="bold" '
-        f'text-anchor="middle" dominant-baseline="central" fill="{ink}">{escape(text)}</text>'
-    ]
+    return [_text(cx, cy, text, font, ink, anchor="middle", bold=True)]
 
 
 def svg_board(
@@ -299,3 +533,34 @@ def svg_board(
         forbidden=tuple(marked),
     )
     return render_svg(scene, size=size)
+
+
+def to_png(svg: str, path: Any = None, *, scale: float = 2.0) -> bytes:
+    """Rasterise a picture of :func:`render_svg` to PNG with resvg (the
+    ``resvg-py`` package), on white, for slides and documents.
+
+    Args:
+        svg: the SVG document.
+        path: a file to write the PNG to (``str`` or ``os.PathLike``); ``None``: only return it.
+        scale: pixels per CSS pixel (2: sharp on a projector or a high-density screen).
+
+    Returns:
+        The PNG file's bytes (``width * scale`` by ``height * scale`` pixels).
+
+    Raises:
+        ValueError: if ``scale`` is not in (0, 8] or the SVG cannot be drawn.
+        ImportError: if resvg-py is missing (``pip install resvg-py``).
+    """
+    if not (isinstance(scale, (int, float)) and 0 < scale <= 8):
+        raise ValueError(f"scale must be a number in (0, 8], got {str(scale)[:30]!r}")
+    try:
+        import resvg_py
+    except ImportError as e:  # pragma: no cover - a dependency of the package
+        raise ImportError("PNG export needs resvg-py: pip install resvg-py") from e
+    png = bytes(resvg_py.svg_to_bytes(svg_string=svg, background="#ffffff", zoom=float(scale),
+                                      sans_serif_family="DejaVu Sans"))
+    if path is not None:
+        from pathlib import Path
+
+        Path(path).write_bytes(png)
+    return png

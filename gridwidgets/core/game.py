@@ -35,13 +35,14 @@ from __future__ import annotations
 import copy as _copy
 import inspect
 import json
+import os
 import re
 import threading
 import warnings
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Collection, Hashable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 import numpy as np
@@ -567,18 +568,36 @@ class Game(ABC):
     exact_solver: ClassVar[Callable[..., Any] | None] = None
 
     # Display hooks ---------------------------------------------------------
+    #: what :attr:`scores` counts, as a column heading of the pictures' players panel
+    score_label: ClassVar[str] = "Score"
+
+    def player_label(self, player: int) -> str:
+        """How people are told who a player is, one wording in every game:
+        ``Player 1 (X)`` (the seat from 1, then the player's name or mark);
+        ``Player 1`` alone when the name already says it.
+
+        Raises:
+            IndexError: if ``player`` is not a player of this game.
+        """
+        if not 0 <= player < len(self.players):
+            raise IndexError(f"no player {player!r} in a {len(self.players)}-player game")
+        name = self.players[player]
+        if name.lower().startswith("player"):
+            return f"Player {player + 1}"
+        return f"Player {player + 1} ({name})"
+
     def status(self) -> str:
         """One line for people: whose turn it is, or the result."""
         if self.is_over:
             if self.winner is not None:
-                return f"{self.players[self.winner]} wins."
-            return "Draw between " + ", ".join(self.players[p] for p in self.winners) + "."
+                return f"{self.player_label(self.winner)} wins."
+            return "Draw between " + ", ".join(self.player_label(p) for p in self.winners) + "."
         if self._pending:
-            done = ", ".join(self.players[p] for p in self._pending)
-            waiting = ", ".join(self.players[p] for p in self._simultaneous() if p not in self._pending)
+            done = ", ".join(self.player_label(p) for p in self._pending)
+            waiting = ", ".join(self.player_label(p) for p in self._simultaneous() if p not in self._pending)
             return f"{waiting} to choose ({done} has chosen)."
         assert self.current_player is not None
-        return f"{self.players[self.current_player]} to move."
+        return f"{self.player_label(self.current_player)} to move."
 
     def forbidden_cells(self) -> list[Cell]:
         """Empty cells the mover may not use, for display (none by default)."""
@@ -1512,21 +1531,70 @@ class Game(ABC):
             moves = len(self._history)
             return f"<{type(self).__name__}({opts}): {moves} move{'s' if moves != 1 else ''}, {self.status()}>"
 
-    def to_svg(self, size: int = 320, show_forbidden: bool = False) -> str:
-        """A static SVG picture of the position (no JavaScript needed).
+    def to_svg(
+        self,
+        size: int | None = None,
+        show_forbidden: bool = False,
+        show_legal: bool = False,
+        marks: Iterable[Cell] = (),
+        panel: str = "auto",
+    ) -> str:
+        """A static SVG picture of the position (no JavaScript needed): the
+        status line, the board (:meth:`scene`), the players' panel and the
+        legend, drawn by :func:`~gridwidgets.core.draw.render_svg`.
 
         Args:
-            size: width of the picture in CSS pixels.
+            size: width of the board in CSS pixels (the panel beside it adds
+                to it); ``None``: 320, or wider for a big board so that no
+                text is under 11 px.
             show_forbidden: mark the cells the mover may not use.
+            show_legal: mark the legal cells of the player to act with dots.
+            marks: more cells to mark with dots.
+            panel: the players' panel ``"beside"`` the board, ``"below"`` it,
+                or ``"auto"`` (beside a board up to 480 px wide).
+
+        Raises:
+            ValueError: if ``size`` is not a whole number from 60 to 4,000,
+                or ``panel`` is none of those.
         """
         from .draw import render_svg
 
+        if size is not None and (isinstance(size, bool) or not isinstance(size, int) or not 60 <= size <= 4000):
+            raise ValueError(f"size must be a whole number of pixels from 60 to 4000, got {str(size)[:30]!r}")
         with self._lock:  # the scene of one position; drawing it needs no lock
-            scene = self.scene(show_forbidden=show_forbidden)
-        return render_svg(scene, size=size)
+            scene = self.scene(show_forbidden=show_forbidden, show_legal=show_legal)
+        if marks:
+            scene = replace(scene, legal=(*(tuple(c) for c in marks), *scene.legal))
+        return render_svg(scene, size=size, panel=panel)
+
+    def to_png(self, path: str | os.PathLike[str] | None = None, *, size: int | None = None,
+               scale: float = 2.0) -> bytes:
+        """The static picture (:meth:`to_svg`) as a PNG, for slides: rasterised
+        by resvg (:func:`~gridwidgets.core.draw.to_png`).
+
+        Args:
+            path: a file to write; ``None``: only return the bytes.
+            size: as for :meth:`to_svg`.
+            scale: pixels per CSS pixel (2 by default: sharp when projected).
+
+        Returns:
+            The PNG's bytes.
+
+        Raises:
+            ValueError: for a bad ``size`` or ``scale``.
+        """
+        from .draw import to_png
+
+        return to_png(self.to_svg(size=size), path, scale=scale)
 
     def _repr_svg_(self) -> str:
         return self.to_svg()
+
+    def _repr_png_(self) -> tuple[bytes, dict[str, int]]:
+        # beside the SVG: what a notebook shows before it is trusted (JupyterLab
+        # draws no SVG output of an untrusted notebook) and what GitHub shows
+        svg = self.to_svg()
+        return _png_with_size(svg)
 
     def scene(self, *, show_legal: bool = False, show_forbidden: bool = False) -> Any:
         """The picture of this position as generic layers (a
@@ -1576,3 +1644,14 @@ def _check_depth(text: str, limit: int = MAX_JSON_DEPTH) -> None:
 def moves_to_str(moves: Sequence[Any]) -> list[str]:
     """Notation of each move."""
     return [str(m) for m in moves]
+
+
+def _png_with_size(svg: str) -> tuple[bytes, dict[str, int]]:
+    """A picture as PNG at one pixel per CSS pixel, and its size for the page
+    (``{"width": w, "height": h}``, the metadata of a notebook's image output)."""
+    from .draw import to_png
+
+    head = svg[: svg.index(">")]
+    width = int(float(head.split('width="', 1)[1].split('"', 1)[0]))
+    height = int(float(head.split('height="', 1)[1].split('"', 1)[0]))
+    return to_png(svg, scale=1.0), {"width": width, "height": height}

@@ -31,15 +31,34 @@ from .notation import Cell
 if TYPE_CHECKING:  # pragma: no cover
     from .game import Game
 
-__all__ = ["PIECE_KINDS", "REGION_STYLES", "Edge", "Piece", "Region", "Scene", "default_scene", "move_target"]
+__all__ = [
+    "LEGEND_KINDS",
+    "PIECE_KINDS",
+    "REGION_STYLES",
+    "Edge",
+    "LegendItem",
+    "Panel",
+    "PanelRow",
+    "Piece",
+    "Region",
+    "Scene",
+    "default_scene",
+    "move_target",
+    "players_panel",
+]
 
 #: what a piece can be: a player's mark (its text as a glyph: ``X``, ``O`` or
 #: an initial), plain text, a numbered tile filling the cell (muted when not
 #: active), a token (a disc, e.g. a runner), a star (e.g. a start tile)
 PIECE_KINDS = ("mark", "text", "tile", "token", "star")
 #: how a region is drawn: a light fill in the player's colour, a neutral
-#: shade, a thick outline (a field of the board)
-REGION_STYLES = ("tint", "shade", "outline")
+#: shade, a thick outline (a field of the board), the outer border of its
+#: cells in the player's colour (a piece made of several cells, e.g. a placed shape)
+REGION_STYLES = ("tint", "shade", "outline", "group")
+#: what a legend entry shows beside its text: a wall, a drawn line, the
+#: last move's outline, a star, a token, a shaded cell, a tinted cell, a tile,
+#: a muted (inactive) tile
+LEGEND_KINDS = ("wall", "line", "last", "star", "token", "shade", "tint", "tile", "tile-muted")
 #: how an edge is drawn: a thick wall, or a thinner line (a drawn line)
 EDGE_STYLES = ("wall", "line")
 
@@ -98,6 +117,51 @@ class Region:
     label: str = ""
 
 
+@dataclass(frozen=True)
+class PanelRow:
+    """One row of a :class:`Panel`.
+
+    Attributes:
+        player: whose colour the row's swatch shows (player id), ``-1`` for none.
+        values: the row's cells, one per column of the panel.
+        mark: ``"turn"`` (drawn as a triangle: this player acts), ``"winner"``
+            (a star) or ``""``.
+    """
+
+    player: int
+    values: tuple[str, ...]
+    mark: str = ""
+
+
+@dataclass(frozen=True)
+class Panel:
+    """A table drawn beside the board: what a game shows next to it (the
+    players' scores, hands, tiles left), one row per player as a rule.
+
+    Attributes:
+        columns: the column headings.
+        rows: the rows (:class:`PanelRow`).
+    """
+
+    columns: tuple[str, ...]
+    rows: tuple[PanelRow, ...]
+
+
+@dataclass(frozen=True)
+class LegendItem:
+    """One entry of the legend under the board.
+
+    Attributes:
+        kind: one of :data:`LEGEND_KINDS`.
+        player: whose colour (player id), ``-1`` neutral (the frame's or the palette's).
+        text: what it means (``"placed wall"``).
+    """
+
+    kind: str
+    player: int
+    text: str
+
+
 @dataclass
 class Scene:
     """The picture of a position as generic layers, drawn bottom to top:
@@ -116,6 +180,10 @@ class Scene:
         legal: cells marked with a dot (legal moves, when asked for).
         forbidden: cells marked with a small cross (moves a rule forbids, when asked for).
         extra: game-specific data for a renderer that knows the game (JSON-able).
+        status: the status line (whose turn it is, or who won), drawn above the board.
+        notes: more lines under the status (``"Round 2 of 2"``).
+        panel: the table beside the board (:class:`Panel`), ``None`` for none.
+        legend: what the marks mean (:class:`LegendItem`), drawn under the board.
     """
 
     rows: int
@@ -131,6 +199,10 @@ class Scene:
     legal: tuple[Cell, ...] = ()
     forbidden: tuple[Cell, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict)
+    status: str = ""
+    notes: tuple[str, ...] = ()
+    panel: Panel | None = None
+    legend: tuple[LegendItem, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """The scene as JSON-able values (cells as ``[row, col]`` lists)."""
@@ -188,10 +260,14 @@ def default_scene(game: Game, *, show_legal: bool = False, show_forbidden: bool 
     legal: tuple[Cell, ...] = ()
     if show_legal:
         legal = tuple(t["cell"] for t in map(move_target, game.legal_moves()) if t["kind"] == "cell")
+    status = game.status()
     return Scene(
         rows=game.rows,
         cols=game.cols,
-        title=f"{game.game_type.long_name}: {game.status()}",
+        title=f"{game.game_type.long_name}: {status}",
+        status=status,
+        panel=players_panel(game),
+        legend=(LegendItem("last", -1, "last move"),) if last or last_edges else (),
         colours=tuple(_colour_names(game)),
         pieces=pieces,
         last=last,
@@ -199,6 +275,29 @@ def default_scene(game: Game, *, show_legal: bool = False, show_forbidden: bool 
         legal=legal,
         forbidden=tuple(game.forbidden_cells()) if show_forbidden else (),
     )
+
+
+def players_panel(game: Game, columns: Sequence[str] = (), values: Sequence[Sequence[str]] = ()) -> Panel:
+    """The players' table of a picture: per player its name (``Player 1 (X)``,
+    :meth:`~gridwidgets.core.Game.player_label`), the game's score
+    (headed :attr:`~gridwidgets.core.Game.score_label`), then ``columns``
+    with ``values[p]`` per player; the player to act marked ``"turn"``, the
+    winners ``"winner"``.
+
+    Raises:
+        ValueError: if a row of ``values`` does not have one value per column.
+    """
+    scores = game.scores
+    acting = set(game.players_to_move) if not game.is_over else set()
+    winners = set(game.winners) if game.is_over else set()
+    rows = []
+    for p in range(len(game.players)):
+        extra = tuple(values[p]) if values else ()
+        if len(extra) != len(columns):
+            raise ValueError(f"players_panel: player {p} has {len(extra)} values for {len(columns)} columns")
+        mark = "winner" if p in winners else "turn" if p in acting else ""
+        rows.append(PanelRow(p, (game.player_label(p), str(scores[p]), *extra), mark))
+    return Panel(("Player", game.score_label, *columns), tuple(rows))
 
 
 def _colour_names(game: Game) -> list[str]:

@@ -497,7 +497,7 @@ class BlockFour(BlockFourKnowledge, BlockFourPicture, BlockFourTerminal, BlockFo
             self._done.append("skipped")
             self._skipped.append(str(skip))
             self._auto.append(skip)
-            self._events.append(f"{self.players[who]}'s {shape} fits nowhere: skipped (BF-7)")
+            self._events.append(f"{self.player_label(who)}'s {shape} fits nowhere: skipped (BF-7)")
         if self._phase == "place":
             self._end_turn()
 
@@ -513,14 +513,14 @@ class BlockFour(BlockFourKnowledge, BlockFourPicture, BlockFourTerminal, BlockFo
         self._gaps = gaps
         if gaps:
             self._events.append(
-                f"gap fill (BF-8): {', '.join(cell_name(divmod(i, SIZE)) for i in gaps)} to {self.players[1 - p]}"
+                f"gap fill (BF-8): {', '.join(cell_name(divmod(i, SIZE)) for i in gaps)} to {self.player_label(1 - p)}"
             )
         fields = self.fields_controlled()
         for q in (p, 1 - p):
             if fields[q] >= 5:
                 self._phase = "over"
                 self._winners = (q,)
-                self._events.append(f"{self.players[q]} controls {fields[q]} fields and wins (BF-9)")
+                self._events.append(f"{self.player_label(q)} controls {fields[q]} fields and wins (BF-9)")
                 return
 
     def _fill_gaps(self, player: int) -> list[int]:
@@ -757,15 +757,15 @@ class BlockFour(BlockFourKnowledge, BlockFourPicture, BlockFourTerminal, BlockFo
             if len(self._winners) == 2:
                 return f"Draw: {f[0]} fields each (BF-11)."
             w = self._winners[0]
-            return f"{self.players[w]} wins with {f[w]} field{'s' if f[w] != 1 else ''}."
+            return f"{self.player_label(w)} wins with {f[w]} field{'s' if f[w] != 1 else ''}."
         if self._phase == "bid":
-            done = [self.players[p] for p in (0, 1) if p in self._pending]
+            done = [self.player_label(p) for p in (0, 1) if p in self._pending]
             p = self.current_player
             assert p is not None
             has = f" ({done[0]} has bid)" if done else ""
-            return f"Turn {self._turn}: {self.players[p]} to bid two cards{has}."
+            return f"Turn {self._turn}: {self.player_label(p)} to bid two cards{has}."
         who, shape = self._queue[0]
-        return f"Turn {self._turn}: {self.players[who]} to place {shape}."
+        return f"Turn {self._turn}: {self.player_label(who)} to place {shape}."
 
     def with_bid(self, bid: Any, player: int) -> BlockFour:
         """A copy of this view with ``player``'s hidden bid (``HIDDEN``, from

@@ -443,12 +443,13 @@ class GridBloc(GridBlocKnowledge, GridBlocPicture, GridBlocTerminal, GridBlocVie
         runner = self.runner_player
         points = self._round_scores[self._round - 1][runner]
         self._events.append(
-            f"Round {self._round} over, {why}: {self.players[runner]} scored {points} (GB-6)"
+            f"Round {self._round} over, {why}: {self.player_label(runner)} scored {points} (GB-6)"
         )
         if self._round == 1:
             self._round = 2
             self._events.append(
-                f"Round 2: {self.players[self.runner_player]} runs, {self.players[self.blocker_player]} blocks; "
+                f"Round 2: {self.player_label(self.runner_player)} runs, "
+                f"{self.player_label(self.blocker_player)} blocks; "
                 "back to the original walls, no tile scored (GB-7)"
             )
             self._begin_round()
@@ -461,7 +462,7 @@ class GridBloc(GridBlocKnowledge, GridBlocPicture, GridBlocTerminal, GridBlocVie
         else:
             w = 0 if totals[0] > totals[1] else 1
             self._winners = (w,)
-            self._events.append(f"Game over: {self.players[w]} wins, {totals[w]} to {totals[1 - w]} (GB-7)")
+            self._events.append(f"Game over: {self.player_label(w)} wins, {totals[w]} to {totals[1 - w]} (GB-7)")
 
     # ------------------------------------------------------------------
     # Moves
@@ -820,10 +821,10 @@ class GridBloc(GridBlocKnowledge, GridBlocPicture, GridBlocTerminal, GridBlocVie
             if len(self._winners) == 2:
                 return f"Game over: a draw, {t[0]} to {t[1]}."
             w = self._winners[0]
-            return f"Game over: {self.players[w]} wins, {t[w]} to {t[1 - w]}."
+            return f"Game over: {self.player_label(w)} wins, {t[w]} to {t[1 - w]}."
         if self._phase == "setup":
-            return "Setup: Player One places original walls and the start, then 'done' (GB-10)."
-        runner, blocker = self.players[self.runner_player], self.players[self.blocker_player]
+            return "Setup: Player 1 places original walls and the start, then 'done' (GB-10)."
+        runner, blocker = self.player_label(self.runner_player), self.player_label(self.blocker_player)
         pts = self._round_scores[self._round - 1][self.runner_player]
         if self._to_act == "run":
             return f"Round {self._round}: {runner} (runner, {_points(pts)}) to step."

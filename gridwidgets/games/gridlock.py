@@ -257,12 +257,12 @@ class Gridlock(GridlockKnowledge, GridlockPicture, GridlockTerminal, GridlockVie
 
     def status(self) -> str:
         """The seed's words: ``Player 1 (X), it's your turn.`` or the GL-4 result
-        ``Player 1 has no legal moves remaining. Player 2 (O) wins the game!``."""
+        ``Player 1 (X) has no legal moves remaining. Player 2 (O) wins the game!``."""
         p = self._to_move
         if self.is_over:
             w = 1 - p
             return (
-                f"Player {p + 1} has no legal moves remaining. "
+                f"Player {p + 1} ({self.players[p]}) has no legal moves remaining. "
                 f"Player {w + 1} ({self.players[w]}) wins the game!"
             )
         return f"Player {p + 1} ({self.players[p]}), it's your turn."

@@ -322,7 +322,7 @@ class GridMaster4(GridMaster4Knowledge, GridMaster4Picture, GridMaster4Terminal,
         if number == self.tiles_per_player:
             self._over = True
             self._winners = (p,)
-            events.append(f"{self.players[p]} placed tile {number}, their last, and wins (GM-8)")
+            events.append(f"{self.player_label(p)} placed tile {number}, their last, and wins (GM-8)")
         elif self._open == 0:
             self._finish(events, "the board is full")
         else:
@@ -354,10 +354,10 @@ class GridMaster4(GridMaster4Knowledge, GridMaster4Picture, GridMaster4Terminal,
             others = [q for q in range(n) if self._in_play[q]]
             for q in others:
                 self._owed[q] += 1
-            text = f"{self.players[p]} is blocked (GM-6)"
+            text = f"{self.player_label(p)} is blocked (GM-6)"
             if others:
                 text += (
-                    ": " + ", ".join(self.players[q] for q in others)
+                    ": " + ", ".join(self.player_label(q) for q in others)
                     + (" is" if len(others) == 1 else " are each")
                     + " owed a free placement (GM-7)"
                 )
@@ -369,7 +369,7 @@ class GridMaster4(GridMaster4Knowledge, GridMaster4Picture, GridMaster4Terminal,
         self._legal = None
         best = max(self._score)
         self._winners = tuple(q for q, s in enumerate(self._score) if s == best)
-        names = " and ".join(self.players[q] for q in self._winners)
+        names = " and ".join(self.player_label(q) for q in self._winners)
         verb = "wins" if len(self._winners) == 1 else "share the win"
         events.append(f"Game over, {why}: {names} {verb} with {best} (GM-8)")
 
@@ -509,11 +509,11 @@ class GridMaster4(GridMaster4Knowledge, GridMaster4Picture, GridMaster4Terminal,
             if len(self._winners) == 1:
                 w = self._winners[0]
                 if self._score[w] == self.tiles_per_player:
-                    return f"{self.players[w]} placed tile {best}, their last, and wins (GM-8)."
-                return f"Game over: {self.players[w]} wins with {best} (GM-8)."
-            names = " and ".join(self.players[q] for q in self._winners)
+                    return f"{self.player_label(w)} placed tile {best}, their last, and wins (GM-8)."
+                return f"Game over: {self.player_label(w)} wins with {best} (GM-8)."
+            names = " and ".join(self.player_label(q) for q in self._winners)
             return f"Game over: {names} share the win with {best} (GM-8)."
-        name = self.players[self._to_move]
+        name = self.player_label(self._to_move)
         kind = self.turn_kind()
         if kind == OPENING:
             return f"{name} to move: opening, tile 1 on any open cell (GM-2)."

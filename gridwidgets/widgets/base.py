@@ -565,15 +565,21 @@ class GameWidget(anywidget.AnyWidget):
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         bundle = super()._repr_mimebundle_(**kwargs)
         # keep a static picture beside the live view, for nbconvert and
-        # notebooks read without a kernel
+        # notebooks read without a kernel: SVG, and PNG for where SVG is not
+        # drawn (JupyterLab shows no SVG output of an untrusted notebook)
         if isinstance(bundle, tuple):
             data, meta = bundle
         else:
             data, meta = bundle, {}
         if data is not None:
+            from ..core.game import _png_with_size
+
             data = dict(data)
+            meta = dict(meta or {})
             data["text/plain"] = repr(self)
-            data["image/svg+xml"] = self._game.to_svg()
+            svg = self._game.to_svg()
+            data["image/svg+xml"] = svg
+            data["image/png"], meta["image/png"] = _png_with_size(svg)
         return data, meta
 
 

@@ -2,9 +2,10 @@
 
 A row of boards is an ``ipywidgets.GridBox`` of the games' widgets, each under
 its title, wrapping onto the next line when the page is narrow. Like a single
-board it keeps a static picture in its output (``text/html`` holding each
-board's SVG), so ``jupyter nbconvert --to html`` and a documentation site show
-the boards without a kernel.
+board it keeps a static picture in its output (one SVG of every board under
+its title, and the same as PNG), so ``jupyter nbconvert --to html``, a
+documentation site, GitHub and a notebook not yet trusted show the boards
+without a kernel.
 """
 
 from __future__ import annotations
@@ -72,14 +73,56 @@ class Boards(ipywidgets.GridBox):
         )
         return f'<div class="gw-boards" style="display:flex;flex-wrap:wrap;gap:16px 24px">{items}</div>'
 
+    def to_svg(self, size: int = 320, width: int = 1000) -> str:
+        """The static picture as one SVG: every board's picture
+        (:meth:`~gridwidgets.core.Game.to_svg`) under its title, in rows no
+        wider than ``width``.
+
+        Args:
+            size: width of each board in CSS pixels.
+            width: the widest a row may be, in CSS pixels.
+
+        Returns:
+            The SVG document.
+        """
+        from ..core.draw import FONT_FAMILY
+
+        gap, head = 24, 24
+        parts: list[str] = []
+        x = y = row_h = total_w = 0
+        for title, w in zip(self.titles, self.boards, strict=True):
+            svg = w.game.to_svg(size=size, panel="below")
+            open_tag = svg[: svg.index(">")]
+            pw = int(float(open_tag.split('width="', 1)[1].split('"', 1)[0]))
+            ph = int(float(open_tag.split('height="', 1)[1].split('"', 1)[0]))
+            if x and x + pw > width:
+                x, y, row_h = 0, y + row_h + gap, 0
+            parts.append(f'<text x="{x + 8}" y="{y + 17}" font-size="16" font-weight="bold" '
+                         f'fill="#18181b">{html.escape(title)}</text>')
+            parts.append(svg.replace("<svg ", f'<svg x="{x}" y="{y + head}" ', 1))
+            row_h = max(row_h, ph + head)
+            total_w = max(total_w, x + pw)
+            x += pw + gap
+        total_h = y + row_h
+        label = html.escape(", ".join(self.titles))
+        return (f'<svg xmlns="http://www.w3.org/2000/svg" class="gw-boards" width="{total_w}" height="{total_h}" '
+                f'viewBox="0 0 {total_w} {total_h}" font-family="{FONT_FAMILY}" role="img" aria-label="{label}">'
+                f'<rect width="{total_w}" height="{total_h}" fill="#ffffff"/>' + "\n".join(parts) + "</svg>")
+
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         bundle = super()._repr_mimebundle_(**kwargs)
         data, meta = bundle if isinstance(bundle, tuple) else (bundle, {})
         if data is not None:
+            from ..core.game import _png_with_size
+
             data = dict(data)
+            meta = dict(meta or {})
             data["text/plain"] = repr(self)
-            # the page without a kernel shows this; JupyterLab prefers the live view
-            data["text/html"] = self.to_html()
+            # the page without a kernel shows these; JupyterLab prefers the live view.
+            # No text/html: an untrusted notebook strips SVG from HTML (text left over)
+            svg = self.to_svg()
+            data["image/svg+xml"] = svg
+            data["image/png"], meta["image/png"] = _png_with_size(svg)
         return data, meta
 
 

@@ -202,6 +202,36 @@ def test_keyboard_arrows_and_enter(board):
     assert page.evaluate("window.leaked") == []
 
 
+def test_keys_on_the_board_never_reach_the_notebook_vs_code(board):
+    """VS Code and JupyterLab bind keys on the page around the output (Delete
+    or "dd" deletes the cell, arrows leave it, "a"/"b"/"x" add or cut cells):
+    a key pressed on the board or on one of the widget's controls stops at the
+    widget's root (stopPropagation); Shift+Enter (run the cell) and modified
+    keys pass."""
+    game, _, _, page = board
+    page.evaluate("""() => {
+        window.leaked = [];
+        for (const target of [document, window, document.body]) {
+            target.addEventListener('keydown', e => window.leaked.push(e.key + (e.shiftKey ? '+shift' : '')));
+        }
+    }""")
+    page.locator(".gw-board").focus()
+    for key in ("Delete", "Backspace", "ArrowUp", "ArrowLeft", "Escape", "d", "a", "b", "x", "m", "y", "PageDown"):
+        page.keyboard.press(key)
+    assert page.evaluate("window.leaked") == []
+    # the same on a button of the widget (new game)
+    page.locator('button[data-action="new"]').focus()
+    for key in ("Delete", "ArrowDown", "d"):
+        page.keyboard.press(key)
+    assert page.evaluate("window.leaked") == []
+    assert game.history == []  # none of them played or undid anything
+    page.locator(".gw-board").focus()
+    page.keyboard.press("Shift+Enter")
+    page.keyboard.press("Control+s")
+    leaked = page.evaluate("window.leaked")
+    assert "Enter+shift" in leaked and "s" in leaked, leaked
+
+
 def test_toggle_forbidden(board):
     _, widget, _, page = board
     cell(page, "B2").click()

@@ -12,26 +12,43 @@ from typing import Any
 class BlockFourPicture:
     """Picture hooks of Block Four."""
 
-    def scene(self, *, show_legal: bool = False, show_forbidden: bool = False) -> Any:
-        """The marks, the nine fields outlined and tinted by their controller,
-        the last shape placed outlined (BF-1, BF-9)."""
-        from ...core.scene import Region, default_scene
-        from ..blockfour import SIZE
+    #: what the players panel heads the score column with (BF-9)
+    score_label = "Fields"
 
-        base = default_scene(self, show_legal=show_legal)
+    def scene(self, *, show_legal: bool = False, show_forbidden: bool = False) -> Any:
+        """The marks, every placed tetromino outlined as a shape in its
+        player's colour, the nine fields outlined and tinted by their
+        controller, the last shape placed outlined (BF-1, BF-9); the players
+        panel (fields held, spaces, the hand and the cards on the table,
+        BF-10: public cards only, never a bid still hidden, BF-5) and a
+        legend."""
+        from ...core.scene import LegendItem, Region, default_scene, players_panel
+        from ..blockfour import SIZE, Placement
+
+        g: Any = self
+        base = default_scene(g, show_legal=show_legal)
         regions = []
-        owners = self.controllers()
+        owners = g.controllers()
         for k in range(9):
             br, bc = divmod(k, 3)
             block = tuple((br * 3 + i, bc * 3 + j) for i in range(3) for j in range(3))
             if owners[k] >= 0:
                 regions.append(Region(block, owners[k], "tint"))
             regions.append(Region(block, -1, "outline", f"field {k + 1}"))
+        for step in g.steps:
+            for m in step.moves:
+                if isinstance(m, Placement) and m.cells:
+                    regions.append(Region(tuple(m.cells), m.player, "group", f"{m.shape} of {g.players[m.player]}"))
         assert SIZE == 9
-        return replace(base, regions=regions)
-
-    def to_svg(self, size: int = 320, show_forbidden: bool = False) -> str:
-        """A static SVG of the position (see :meth:`scene`)."""
-        from ...core.draw import render_svg
-
-        return render_svg(self.scene(), size=size)
+        pending = g.pending_bids
+        values = []
+        for p in range(2):
+            hand = " ".join(g.hands[p]) or "none"
+            if g.phase == "bid":
+                hand += " (bid in)" if pending[p] else ""
+            values.append((str(g.spaces()[p]), hand, " ".join(g.tables[p]) or "none"))
+        legend = [LegendItem("tint", p, f"field held by {g.players[p]}") for p in range(2)]
+        if base.last:
+            legend.append(LegendItem("last", -1, "last shape"))
+        return replace(base, regions=regions,
+                       panel=players_panel(g, ("Spaces", "Hand", "Table"), values), legend=tuple(legend))

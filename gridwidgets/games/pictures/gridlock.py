@@ -6,6 +6,8 @@ from __future__ import annotations
 
 
 class GridlockPicture:
-    """Picture hooks of Gridlock."""
+    """Picture hooks of Gridlock: the generic picture (marks, the last move,
+    the status and the players panel)."""
 
-    pass
+    #: what the players panel heads the score column with
+    score_label = "Marks"

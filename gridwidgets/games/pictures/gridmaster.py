@@ -5,7 +5,6 @@ A mixin of :class:`~gridwidgets.games.gridmaster.GridMaster4` (``games/gridmaste
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
@@ -13,36 +12,30 @@ from typing import Any
 class GridMaster4Picture:
     """Picture hooks of GridMaster4."""
 
+    #: what the players panel heads the score column with (GM-4)
+    score_label = "Highest tile"
+
     def scene(self, *, show_legal: bool = False, show_forbidden: bool = False) -> Any:
         """Tiles in their player's colour with their number, inactive tiles
-        muted, the last move outlined (GM-10); legal moves as dots on request."""
-        from ...core.scene import Piece, default_scene
+        in a muted tint of the same hue with a dashed outline, the last move
+        outlined; the players panel (GM-10: highest tile, tiles left,
+        blocked) and a legend; legal moves as dots on request."""
+        from ...core.scene import LegendItem, Piece, default_scene, players_panel
 
-        base = default_scene(self, show_legal=show_legal)
+        g: Any = self
+        base = default_scene(g, show_legal=show_legal)
         pieces = [
-            Piece((i // self.size, i % self.size), "tile", q, str(self._tile[i]), i in self._active[q],
-                  f"{self.players[q]} {self._tile[i]}" + ("" if i in self._active[q] else " (inactive)"))
-            for i, q in enumerate(self._owner)
+            Piece((i // g.size, i % g.size), "tile", q, str(g._tile[i]), i in g._active[q],
+                  f"{g.players[q]} {g._tile[i]}" + ("" if i in g._active[q] else " (inactive)"))
+            for i, q in enumerate(g._owner)
             if q >= 0
         ]
-        return replace(base, pieces=pieces)
-
-    def to_svg(
-        self,
-        size: int = 400,
-        show_forbidden: bool = False,
-        show_legal: bool = False,
-        marks: Iterable[tuple[int, int]] = (),
-    ) -> str:
-        """A static SVG of the position (see :meth:`scene`).
-
-        Args:
-            size: width in CSS pixels.
-            show_forbidden: unused (GridMaster4 has no forbidden cells).
-            show_legal: mark the legal moves of the player to act with dots.
-            marks: more cells to mark with dots (e.g. jump cells, GM-3).
-        """
-        from ...core.draw import render_svg
-
-        scene = self.scene(show_legal=show_legal)
-        return render_svg(replace(scene, legal=(*tuple(marks), *scene.legal)), size=size)
+        values = [
+            (str(g.tiles_per_player - g._score[p]), "blocked" if not g._in_play[p] else "")
+            for p in range(len(g.players))
+        ]
+        panel = players_panel(g, ("Tiles left", "Blocked"), values)
+        legend = [LegendItem("tile", 0, "active tile"), LegendItem("tile-muted", 0, "inactive tile (GM-5)")]
+        if base.last:
+            legend.append(LegendItem("last", -1, "last move"))
+        return replace(base, pieces=pieces, panel=panel, legend=tuple(legend))

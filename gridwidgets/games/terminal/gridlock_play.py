@@ -57,7 +57,10 @@ def play_gridlock(
         say(str(game))
     loser = game.player_to_move
     say(f"Player {loser + 1} ({game.players[loser]}), it's your turn. Enter your move (row and column):")
-    say(game.status())
+    # the seed's final line (GL-6), word for word; status() names both marks
+    winner = 1 - loser
+    say(f"Player {loser + 1} has no legal moves remaining. "
+        f"Player {winner + 1} ({game.players[winner]}) wins the game!")
     return game
 
 
