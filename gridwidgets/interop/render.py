@@ -7,8 +7,6 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from . import require
-
 if TYPE_CHECKING:  # pragma: no cover
     from ..core.game import Game
 
@@ -23,18 +21,16 @@ RENDER_MODES = ("human", "ansi", "svg", "rgb_array")
 def rgb_array(game: Game, size: int = 320) -> np.ndarray:
     """The static picture (``game.to_svg(size)``) as pixels on white.
 
-    Rasterised with resvg (``resvg-py``, part of the ``rl`` extra).
+    Rasterised with resvg (:func:`~gridwidgets.core.draw.to_png`).
 
     Returns:
         ``uint8`` array ``(height, width, 3)``.
-
-    Raises:
-        ImportError: resvg-py is not installed.
     """
-    resvg = require("resvg_py", "rl", "rgb_array rendering")
     from PIL import Image
 
-    png = resvg.svg_to_bytes(svg_string=game.to_svg(size), background="#ffffff")
+    from ..core.draw import to_png
+
+    png = to_png(game.to_svg(size), scale=1.0)
     with Image.open(io.BytesIO(bytes(png))) as im:
         return np.asarray(im.convert("RGB"), dtype=np.uint8)
 
