@@ -29,11 +29,12 @@ $(VENV)/.installed: pyproject.toml $(BUNDLE)
 	SKIP_JUPYTER_BUILDER=1 $(BIN)/python -m pip install --quiet -e ".[dev]"
 	touch $@
 
-# Debian's Chromium for the browser tests (never a browser download)
+# Debian's Chromium for the browser tests (never a browser download), and
+# rsvg-convert, the plain SVG rasteriser the picture tests compare with
 chromium:
-	@test -x $(CHROMIUM) || { \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq chromium; \
-	  else echo "Browser tests need Debian's chromium: sudo apt-get install chromium"; exit 1; fi; }
+	@test -x $(CHROMIUM) -a -x /usr/bin/rsvg-convert || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq chromium librsvg2-bin; \
+	  else echo "Browser tests need Debian's chromium and librsvg2-bin: sudo apt-get install chromium librsvg2-bin"; exit 1; fi; }
 
 lab: setup
 	$(BIN)/jupyter lab --ip=$(HOST) --ServerApp.root_dir=notebooks --LabApp.default_url=/lab/tree/00-welcome.ipynb \

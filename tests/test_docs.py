@@ -47,7 +47,7 @@ def test_tutorial_page_shows_every_board_as_svg(site: Path, notebook: Path) -> N
     page = site / "tutorials" / f"{notebook.stem}.html"
     assert page.is_file(), f"no page for {notebook.name}"
     html = page.read_text(encoding="utf-8")
-    images, inline, _live = boards_in_notebook(notebook)
+    images, inline, _live, _png = boards_in_notebook(notebook)
     assert images + inline > 0, f"{notebook.name} has no board output with a static picture"
     # each board output of the notebook is one SVG image on the page, not a kernel-less empty widget
     assert boards_in_html(html) == (images, inline)

@@ -286,7 +286,8 @@ def test_gm8_a_full_board_ends_the_game_and_equal_scores_share_the_win():
     for cell in ["A1", "B1", "A2", "B2"]:
         g.play(cell)
     assert g.is_over and g.winners == (0, 1, 2, 3) and g.winner is None
-    assert g.status() == "Game over: Player 1 (orange) and Player 2 (magenta) and Player 3 (lime) and Player 4 (aqua) share the win with 1 (GM-8)."
+    assert g.status() == ("Game over: Player 1 (orange) and Player 2 (magenta) and Player 3 (lime) "
+                          "and Player 4 (aqua) share the win with 1 (GM-8).")
     assert g.returns() == (0.0, 0.0, 0.0, 0.0)
 
 

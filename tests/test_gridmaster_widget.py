@@ -44,7 +44,9 @@ def test_widget_shows_blocks_events_and_the_end():
     click(w, "B2")
     click(w, "D4")
     extra = w.state["extra"]
-    assert extra["events"] == ["Player 1 (orange) is blocked (GM-6): Player 2 (magenta) is owed a free placement (GM-7)"]
+    assert extra["events"] == [
+        "Player 1 (orange) is blocked (GM-6): Player 2 (magenta) is owed a free placement (GM-7)"
+    ]
     assert [p["status"] for p in extra["players"]] == ["blocked", "free placement"]
     assert extra["players"][1]["owed"] == 1 and extra["free_placement"] is True
     assert "free placement, any open cell (GM-7)" in w.state["status"]

@@ -91,6 +91,10 @@ class GameWidget(anywidget.AnyWidget):
     hints = traitlets.Unicode("").tag(sync=True)
     hint_budget = traitlets.Float(1.0, min=0.05, max=60.0).tag(sync=True)
     hint_data = traitlets.Dict().tag(sync=True)
+    #: the last position (``state["version"]``) a page drew after one of its
+    #: own intents; the page writes it. Hosts that re-run the cells reading a
+    #: widget only when its page changes a trait (marimo) see each click this way
+    seen_version = traitlets.Int(0, min=0).tag(sync=True)
 
     #: the game class a widget class made by :func:`widget_class` is for (``None``: any game)
     game_class: type[Game] | None = None

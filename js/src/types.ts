@@ -119,6 +119,7 @@ export interface WidgetTraits {
   hint_budget: number;
   /** The advice Python posted (see hints.ts): drawn only while its version is the state's. */
   hint_data: Record<string, unknown>;
+  seen_version: number;
 }
 
 /** Intents sent to Python with `model.send`. */

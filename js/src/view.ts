@@ -92,6 +92,8 @@ export class GridView {
   private readonly hints: HintsView;
   /** The cell last reported to the layer's `point` hook (-1: none). */
   private pointedIdx = -1;
+  /** The version this page's last intent was sent from, until its answer is drawn (-1: none). */
+  private echoFrom = -1;
   private readonly cleanups: Array<() => void> = [];
   /** Listeners of the layer's own traits (`GameLayer.traits`), per layer. */
   private traitOffs: Array<() => void> = [];
@@ -122,11 +124,59 @@ export class GridView {
     this.history = new HistoryView(side.el, (intent) => this.send(intent));
     el.appendChild(this.root);
     this.listen();
+    this.followTheme();
     this.update();
   }
 
+  /**
+   * Dark or light as the host says: JupyterLab (`data-jp-theme-light`), VS Code
+   * (`vscode-dark`), marimo and others (`dark` class or `data-theme="dark"` on
+   * the page). Inside a shadow root (marimo) no page selector reaches our CSS,
+   * so the root gets `gw-dark` and follows later changes of the theme.
+   */
+  private followTheme(): void {
+    const apply = (): void => {
+      const doc = document.documentElement;
+      const body = document.body;
+      let dark: boolean;
+      const jp = body?.dataset.jpThemeLight;
+      if (jp === "true" || jp === "false") dark = jp === "false";
+      else if (body?.classList.contains("vscode-light")) dark = false;
+      else if (body?.classList.contains("vscode-dark") || body?.classList.contains("vscode-high-contrast")) dark = true;
+      else {
+        const marked = [doc, body].some((n) => !!n && (n.classList.contains("dark") || n.classList.contains("dark-mode")
+          || n.dataset.theme === "dark" || n.dataset.mode === "dark"));
+        const light = [doc, body].some((n) => !!n && (n.classList.contains("light") || n.dataset.theme === "light"));
+        dark = marked || (!light && window.matchMedia?.("(prefers-color-scheme: dark)").matches === true
+          && getComputedStyle(body ?? doc).colorScheme.includes("dark"));
+      }
+      this.root.classList.toggle("gw-dark", dark);
+    };
+    apply();
+    if (typeof MutationObserver === "undefined") return;
+    const watch = new MutationObserver(apply);
+    const attributes = ["class", "data-theme", "data-mode", "data-jp-theme-light", "style"];
+    watch.observe(document.documentElement, { attributes: true, attributeFilter: attributes });
+    if (document.body) watch.observe(document.body, { attributes: true, attributeFilter: attributes });
+    this.cleanups.push(() => watch.disconnect());
+  }
+
   send(intent: Intent | { type: string; [key: string]: unknown }): void {
+    this.echoFrom = this.state?.version ?? -1;
     this.model.send(intent);
+  }
+
+  /**
+   * The position this page's intent led to is drawn: say so in the
+   * `seen_version` trait. A trait the page changes is what makes marimo re-run
+   * the cells that read the widget (moves themselves reach Python as messages).
+   */
+  private echo(s: GameState): void {
+    if (this.echoFrom < 0 || s.version === this.echoFrom) return;
+    this.echoFrom = -1;
+    if (this.trait("seen_version") !== undefined && this.trait("seen_version") !== s.version) {
+      this.setTrait("seen_version", s.version);
+    }
   }
 
   trait(name: string): unknown {
@@ -282,6 +332,7 @@ export class GridView {
     setAttr(this.root, "data-game", s.game);
     setAttr(this.root, "data-layer", s.layer || "generic");
     setAttr(this.root, "data-version", String(s.version));
+    this.echo(s);
     this.agents.schedule();
   }
 

@@ -1,0 +1,130 @@
+"""The boards in marimo (docs/hosts.md): ``marimo run`` and ``marimo edit`` of
+``examples/marimo_board.py`` on 127.0.0.1, in Debian's Chromium.
+
+A click on the board plays the move in Python, and the cell that reads the
+board runs again (the page writes ``seen_version`` once its intent is
+answered: marimo re-runs the cells that read a widget when its page changes a
+trait). marimo draws widgets in a shadow root, so the widget's own CSS is the
+only CSS it gets, and the dark theme is read from the page.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+import lab_harness as harness
+import pytest
+
+pytest.importorskip("marimo", reason="marimo is not installed (pip install gridwidgets[marimo])")
+pytest.importorskip("playwright.sync_api")
+if not harness.chromium_available():
+    pytest.skip(f"{harness.CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
+
+pytestmark = pytest.mark.browser
+
+EXAMPLE = harness.REPO_ROOT / "examples" / "marimo_board.py"
+
+
+class Marimo:
+    """``marimo <mode> examples/marimo_board.py`` on 127.0.0.1 and a free port,
+    in its own session; stopped by its PID (and what it started, by theirs)."""
+
+    def __init__(self, mode: str):
+        self.mode = mode
+        self.port = harness.free_port()
+        self.url = f"http://127.0.0.1:{self.port}/"
+        self.proc: subprocess.Popen | None = None
+        self._tmp = tempfile.TemporaryDirectory(prefix="gw-marimo-")
+        self.log_path = Path(self._tmp.name) / "marimo.log"
+
+    def __enter__(self) -> Marimo:
+        tmp = Path(self._tmp.name)
+        notebook = tmp / "marimo_board.py"
+        shutil.copy(EXAMPLE, notebook)
+        env = dict(os.environ, HOME=str(tmp), XDG_CONFIG_HOME=str(tmp / "config"), XDG_CACHE_HOME=str(tmp / "cache"),
+                   PYTHONPATH=os.pathsep.join([str(harness.REPO_ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]))
+        marimo = Path(sys.executable).with_name("marimo")
+        cmd = [str(marimo) if marimo.exists() else "marimo", self.mode, str(notebook), "--host", "127.0.0.1",
+               "--port", str(self.port), "--headless", "--no-token"]
+        if self.mode == "edit":
+            cmd.append("--skip-update-check")
+        self._log = open(self.log_path, "wb")
+        self.proc = subprocess.Popen(cmd, cwd=tmp, env=env, stdin=subprocess.DEVNULL, stdout=self._log,
+                                     stderr=subprocess.STDOUT, start_new_session=True)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"marimo {self.mode} exited: {self.log()}")
+            try:
+                with urllib.request.urlopen(self.url + "health", timeout=2) as r:
+                    if r.status == 200:
+                        return self
+            except OSError:
+                time.sleep(0.3)
+        raise RuntimeError(f"marimo {self.mode} did not start: {self.log()}")
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")[-3000:] if self.log_path.exists() else ""
+
+    def __exit__(self, *exc) -> None:
+        kids = harness.descendants(self.proc)
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=10)
+        harness._end_processes(kids)
+        self._log.close()
+        self._tmp.cleanup()
+
+
+@pytest.mark.parametrize("mode", ["run", "edit"])
+def test_marimo_a_click_plays_and_the_cell_reading_the_board_runs_again(browser, mode):
+    with Marimo(mode) as server:
+        page = browser.new_page()
+        try:
+            page.goto(server.url)
+            # Playwright's CSS locators go into marimo's shadow roots
+            cell = page.locator('[data-cell="B2"]')
+            if mode == "edit":  # the editor opens with the cells not yet run: "run all stale cells",
+                # once its kernel is connected (a click before that does nothing)
+                for _ in range(20):
+                    page.locator('[data-testid="run-button"]').last.click(timeout=60_000)
+                    try:
+                        cell.wait_for(timeout=4_000)
+                        break
+                    except Exception:
+                        continue
+            cell.wait_for(timeout=90_000)
+            page.get_by_text("0 moves played").first.wait_for(timeout=60_000)  # the report cell ran once
+            cell.click()
+            page.get_by_text("1 moves played (B2)").first.wait_for(timeout=30_000)
+            page.locator('[data-cell="D4"]').click()
+            page.get_by_text("2 moves played (B2 D4)").first.wait_for(timeout=30_000)
+            # the widget's own CSS reached the shadow root: the board is laid out as a grid
+            width = page.locator(".gw-board").first.evaluate("el => el.getBoundingClientRect().width")
+            assert width > 150
+            # and an illegal click is refused by Python without a re-run of the report
+            page.locator('[data-cell="C4"]').click()  # next to X's D4: O may not play there (GL-3)
+            page.locator('[data-role="message"]').first.wait_for(timeout=10_000)
+            assert "GL-3" in page.locator('[data-role="message"]').first.inner_text()
+            assert page.get_by_text("2 moves played (B2 D4)").count() >= 1
+            # marimo's dark theme reaches the board (read from the page, not a page selector)
+            page.evaluate("() => document.body.classList.add('dark')")
+            page.wait_for_function(
+                "() => [...document.querySelectorAll('*')].some(e => e.shadowRoot && "
+                "e.shadowRoot.querySelector('.gw-root.gw-dark'))", timeout=10_000)
+        except Exception:
+            print(server.log())
+            raise
+        finally:
+            page.context.close()
