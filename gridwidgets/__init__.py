@@ -22,7 +22,9 @@ from .core import (
     InvalidMoveError,
     JointMove,
     MoveKind,
+    Picture,
     Step,
+    gallery,
     registry,
 )
 from .core.registry import make, register
@@ -40,9 +42,11 @@ __all__ = [  # noqa: F405  (the widgets load lazily, by __getattr__)
     "InvalidMoveError",
     "JointMove",
     "MoveKind",
+    "Picture",
     "Step",
     "__version__",
     "agents",
+    "gallery",
     "make",
     "register",
     "registry",

@@ -35,11 +35,14 @@ from .core.game import Game
 from .core.gametype import Chance, Dynamics
 from .widgets.base import GameWidget
 
-__all__ = ["AGENTS", "GAMES", "HOT_SEAT_BIDS", "PERSON", "AgentChoice", "BoardChoice", "Classroom", "GameChoice"]
+__all__ = ["AGENTS", "GAMES", "HIDDEN_CONTROLS", "HOT_SEAT_BIDS", "PERSON", "AgentChoice", "BoardChoice", "Classroom", "GameChoice"]
 __all__ += ["games_menu"]
 
 #: the seat value for a person (clicks on the board)
 PERSON = "person"
+#: the board's controls the classroom does not show: its own New game (the
+#: app has one), the board editor and the export
+HIDDEN_CONTROLS = ("new", "toggle-edit", "export")
 
 
 @dataclass(frozen=True)
@@ -147,7 +150,9 @@ class Classroom(ipywidgets.VBox):
         game_picker: the game menu (an ``ipywidgets.Dropdown``; value: a key of :func:`games_menu`).
         board_picker: the board menu (value: a key of ``GAMES[game].boards``).
         seat_pickers: one menu per player, in player order (value: ``"person"`` or a key of :data:`AGENTS`).
-        new_button: starts a new game with the same choices.
+        new_button: starts a new game with the same choices (the board's own
+            *New game*, its editor and its export are hidden: :data:`HIDDEN_CONTROLS`).
+        big_screen: a toggle: the board fills the window (a projector) or fits it.
         status: the one-line explanation under the menus (an ``ipywidgets.HTML``).
         board_box: holds the board widget.
     """
@@ -185,6 +190,10 @@ class Classroom(ipywidgets.VBox):
         self.board_picker.add_class("gw-classroom-board")
         self.new_button = ipywidgets.Button(description="New game", tooltip="Start a new game with these choices")
         self.new_button.add_class("gw-classroom-new")
+        self.big_screen = ipywidgets.ToggleButton(
+            value=False, description="Big screen", tooltip="Fill the window with the board, for a projector",
+        )
+        self.big_screen.add_class("gw-classroom-big")
         self.seat_pickers: list[ipywidgets.Dropdown] = []
         self._seat_row = ipywidgets.HBox(layout=ipywidgets.Layout(flex_flow="row wrap"))
         self._seat_row.add_class("gw-classroom-seats")
@@ -192,7 +201,7 @@ class Classroom(ipywidgets.VBox):
         self.status.add_class("gw-classroom-status")
         self.board_box = ipywidgets.Box()
         self.board_box.add_class("gw-classroom-board-box")
-        menus = ipywidgets.HBox([self.game_picker, self.board_picker, self.new_button],
+        menus = ipywidgets.HBox([self.game_picker, self.board_picker, self.new_button, self.big_screen],
                                 layout=ipywidgets.Layout(flex_flow="row wrap"))
         super().__init__([menus, self._seat_row, self.status, self.board_box], **kwargs)
         self.add_class("gw-classroom")
@@ -201,6 +210,7 @@ class Classroom(ipywidgets.VBox):
         self.game_picker.observe(self._on_game, names="value")
         self.board_picker.observe(self._on_board, names="value")
         self.new_button.on_click(lambda _button: self.new_game())
+        self.big_screen.observe(self._on_big_screen, names="value")
         self.new_game()
 
     # -- what is chosen ------------------------------------------------------
@@ -258,7 +268,9 @@ class Classroom(ipywidgets.VBox):
     def _seat_board(self) -> None:
         """Put a fresh board widget for :attr:`game` with the chosen seats in the box."""
         old = self._widget
-        self._widget = self.game.widget(agents=self._agents(), delay=self.delay)
+        # students get one New game (the app's, above the board), no board editor, no export
+        self._widget = self.game.widget(agents=self._agents(), delay=self.delay, hidden_controls=list(HIDDEN_CONTROLS),
+                                        fit="big" if self.big_screen.value else "screen")
         self._explain()  # first: the page has the explanation by the time it draws the board
         self.board_box.children = (self._widget,)
         if old is not None:
@@ -331,6 +343,10 @@ class Classroom(ipywidgets.VBox):
         self._fill_seats({p: k for p, k in kinds.items() if p < n})
         self.new_game()
 
+    def _on_big_screen(self, change: Any) -> None:
+        if self._widget is not None:
+            self._widget.fit = "big" if change["new"] else "screen"
+
     def _on_seat(self, _change: Any) -> None:
         if not self._quiet and self._game is not None:
             self._seat_board()
@@ -339,7 +355,7 @@ class Classroom(ipywidgets.VBox):
         """Close the board, the menus and this container."""
         if getattr(self, "_widget", None) is not None:
             self._widget.close()
-        names = ("game_picker", "board_picker", "new_button", "status", "_seat_row", "board_box")
+        names = ("game_picker", "board_picker", "new_button", "big_screen", "status", "_seat_row", "board_box")
         for w in (*getattr(self, "seat_pickers", ()), *(getattr(self, n, None) for n in names)):
             if w is not None:
                 w.close()

@@ -147,7 +147,7 @@ def test_bf7_bf8_skips_and_gap_fills_are_announced():
     rows = [row.replace("X", "O", 2) for row in rows]
     _, _, out = run(["IO", "", "LT", "q"], game=position(rows))
     assert "  * Player 1 (X)'s I fits nowhere: skipped (BF-7)" in out
-    assert "  * O's T fits nowhere: skipped (BF-7)" in out
+    assert "  * Player 2 (O)'s T fits nowhere: skipped (BF-7)" in out
     wall = "XOXOXOXOX"
     g = position([".....OXOX", wall] + ["........."] * 7)
     _, _, out = run(["IO", "", "LT", "A1 B1 C1 D1", "q"], game=g)

@@ -14,9 +14,9 @@ from gridwidgets import GridBloc
 from gridwidgets.agents import RandomAgent
 from gridwidgets.cli import gridbloc_board, play_gridbloc
 
-# 3x3 blank board, start B2. Round 1: Player Two runs A1, B1, back to A1 (no
+# 3x3 blank board, start B2. Round 1: Player 2 runs A1, B1, back to A1 (no
 # point) and is shut into {A1, B1} by three walls: trapped after a wall, 2
-# points. Round 2 on the original (no) walls: Player One runs A1, B1, C1 and
+# points. Round 2 on the original (no) walls: Player 1 runs A1, B1, C1 and
 # is shut into the top row: 3 points, and wins 3 to 2 (GB-7).
 ROUND_1 = ["A1", "A1|A2", "B1", "B1|B2", "A1", "B1|C1"]
 ROUND_2 = ["A1", "A1|A2", "B1", "B1|B2", "C1", "C1|C2"]
@@ -45,27 +45,27 @@ def test_gb_terminal_full_game_two_rounds_events_and_result():
     assert [str(m) for m in game.history] == ROUND_1 + ROUND_2
     assert game.is_over and game.winners == (0,) and game.round_scores == ((0, 2), (3, 0))
     # prompts name the player, the role and the round (GB-4, GB-7)
-    assert prompts[0] == "Player Two (runner, round 1), your step: "
-    assert prompts[1] == "Player One (blocker, round 1), your wall: "
-    assert prompts[6] == "Player One (runner, round 2), your step: "
-    assert prompts[7] == "Player Two (blocker, round 2), your wall: "
+    assert prompts[0] == "Player 2 (runner, round 1), your step: "
+    assert prompts[1] == "Player 1 (blocker, round 1), your wall: "
+    assert prompts[6] == "Player 1 (runner, round 2), your step: "
+    assert prompts[7] == "Player 2 (blocker, round 2), your wall: "
     assert out.startswith("GridBloc, 3x3: 0 original walls, start B2 (GB-1).\n")
     # each move and what it scored (GB-5)
-    assert "Player Two stepped to A1: 1 point (1 in all)." in out
-    assert "Player Two stepped to A1: scored already, no point (GB-5)." in out
-    assert "Player One placed a wall on A1|A2." in out
+    assert "Player 2 stepped to A1: 1 point (1 in all)." in out
+    assert "Player 2 stepped to A1: scored already, no point (GB-5)." in out
+    assert "Player 1 placed a wall on A1|A2." in out
     # the round end and the reset to the original walls (GB-6, GB-7)
     assert "  * Round 1 over, the runner is trapped: Player 2 scored 2 (GB-6)" in out
-    assert ("  * Round 2: Player One runs, Player Two blocks; back to the original walls, no tile scored (GB-7)"
+    assert ("  * Round 2: Player 1 runs, Player 2 blocks; back to the original walls, no tile scored (GB-7)"
             in out)
     after = out.split("no tile scored (GB-7)", 1)[1]
-    assert "Round 2 of 2: Player One runs, Player Two blocks.\n" in after  # no walls placed yet
+    assert "Round 2 of 2: Player 1 runs, Player 2 blocks.\n" in after  # no walls placed yet
     assert "Steps (8): A1 B1 C1 A2 C2 A3 B3 C3" in after
-    assert "  * Game over: Player One wins, 3 to 2 (GB-7)" in out
+    assert "  * Game over: Player 1 wins, 3 to 2 (GB-7)" in out
     # the end: the last position, the round scores, the result
-    assert "Round 1: Player Two ran and scored 2. Round 2: Player One ran and scored 3. Totals 3 to 2 (GB-7)." in out
-    assert re.search(r"Player One +points +3 +wins", out)
-    assert out.rstrip().endswith("Game over: Player One wins, 3 to 2.")
+    assert "Round 1: Player 2 ran and scored 2. Round 2: Player 1 ran and scored 3. Totals 3 to 2 (GB-7)." in out
+    assert re.search(r"Player 1 +points +3 +wins", out)
+    assert out.rstrip().endswith("Game over: Player 1 wins, 3 to 2.")
 
 
 def test_gb6_round_ends_after_a_step_and_a_sealed_start_ends_it_at_once():
@@ -77,8 +77,8 @@ def test_gb6_round_ends_after_a_step_and_a_sealed_start_ends_it_at_once():
     # the start tile sealed by the original walls: both rounds are over before anything is played
     sealed = GridBloc(size=3, preset="blank", start="A1", walls=["A1|B1", "A1|A2"])
     game, prompts, out = run([], game=sealed)
-    assert "  * Round 1 over, the start tile is sealed: Player Two scored 0 (GB-6)" in out
-    assert "  * Round 2 over, the start tile is sealed: Player One scored 0 (GB-6)" in out
+    assert "  * Round 1 over, the start tile is sealed: Player 2 scored 0 (GB-6)" in out
+    assert "  * Round 2 over, the start tile is sealed: Player 1 scored 0 (GB-6)" in out
     assert "  * Game over: a draw, 0 each (GB-7)" in out
     assert prompts == [] and game.winners == (0, 1)
     assert out.rstrip().endswith("Game over: a draw, 0 to 0.")
@@ -89,11 +89,11 @@ def test_gb_terminal_illegal_input_names_the_rule_and_asks_again():
               "A1|A2", "q"]
     game, prompts, out = run(inputs)
     assert [str(m) for m in game.history] == ["C3", "A1|A2", "B2"]
-    assert "Illegal move: it is the runner's turn (Player Two): step to a neighbouring tile first (GB-4)" in out
+    assert "Illegal move: it is the runner's turn (Player 2): step to a neighbouring tile first (GB-4)" in out
     assert "Illegal move: start A1 is only for the setup phase (GB-10)" in out
     assert "Illegal move: cannot read 'hello' as a cell: write it like 'B2' or '2 2' (C-2)" in out
     assert "Illegal move: Z9 is off the 3x3 board (C-1)" in out
-    assert "Illegal move: it is the blocker's turn (Player One): place one wall (GB-4)" in out
+    assert "Illegal move: it is the blocker's turn (Player 1): place one wall (GB-4)" in out
     assert ("Illegal move: A1 and C1 are not orthogonal neighbours: a wall lies on the edge between two adjacent "
             "tiles (the outer border is always closed) (GB-2)") in out
     assert "Illegal move: B2 and C3 are not orthogonal neighbours" in out
@@ -102,8 +102,8 @@ def test_gb_terminal_illegal_input_names_the_rule_and_asks_again():
     assert "Illegal move: the runner is on C3: a step goes to one of the 8 neighbouring tiles (GB-3)" in out
     assert "Illegal move: A1|A2 is already a wall: one wall per edge (GB-2)" in out
     # the same prompt after each refusal
-    assert prompts[:5] == ["Player Two (runner, round 1), your step: "] * 5
-    assert prompts[5:9] == ["Player One (blocker, round 1), your wall: "] * 4
+    assert prompts[:5] == ["Player 2 (runner, round 1), your step: "] * 5
+    assert prompts[5:9] == ["Player 1 (blocker, round 1), your wall: "] * 4
     assert out.rstrip().endswith("Goodbye.")
 
 
@@ -142,12 +142,12 @@ def test_gb_terminal_undo_two_people_and_against_an_agent():
     assert "Nothing to undo." in out  # only the agent has moved
     assert "Undone: 2 moves taken back." in out
     assert len(game.history) == 1 and game.to_act == "block"
-    assert all(p.startswith("Player One (blocker") for p in prompts)
-    assert "Player Two (RandomAgent(seed=2)) stepped to " in out
+    assert all(p.startswith("Player 1 (blocker") for p in prompts)
+    assert "Player 2 (RandomAgent(seed=2)) stepped to " in out
 
 
 def test_gb_terminal_agent_runs_both_rounds_against_a_person():
-    # the person (Player Two) steps to the first tile the screen offers, and places the first open wall
+    # the person (Player 2) steps to the first tile the screen offers, and places the first open wall
     game = GridBloc(size=4, preset="blank")
     out = io.StringIO()
 
@@ -159,10 +159,10 @@ def test_gb_terminal_agent_runs_both_rounds_against_a_person():
     play_gridbloc(game, agents={0: RandomAgent(seed=1)}, read=read, out=out)
     text = out.getvalue()
     assert game.is_over
-    assert "Player One is played by RandomAgent(seed=1)." in text
+    assert "Player 1 is played by RandomAgent(seed=1)." in text
     assert "  * Round 2: Player 1 runs, Player 2 blocks;" in text
-    assert re.search(r"Player One \(RandomAgent\(seed=1\)\) placed a wall on [A-D]\d\|[A-D]\d\.", text)
-    assert re.search(r"Player One \(RandomAgent\(seed=1\)\) stepped to [A-D]\d", text)
+    assert re.search(r"Player 1 \(RandomAgent\(seed=1\)\) placed a wall on [A-D]\d\|[A-D]\d\.", text)
+    assert re.search(r"Player 1 \(RandomAgent\(seed=1\)\) stepped to [A-D]\d", text)
     assert text.rstrip().endswith(game.status())
 
 
@@ -178,16 +178,16 @@ def test_gb_terminal_agents_only_play_to_the_end():
 def test_gb10_setup_phase_walls_start_done():
     g = GridBloc(size=4, preset="blank", setup=True)
     game, prompts, out = run(["?", "B2|C2", "D4", "start B2", "B2|C2", "done", "q"], game=g)
-    assert prompts[0] == "Player One (setup), a wall, 'start E5' or 'done': "
+    assert prompts[0] == "Player 1 (setup), a wall, 'start E5' or 'done': "
     assert "Setup (GB-10): add an original wall (C4|D4), move the start tile (start E5), or type done" in out
     assert "24 open edges for a wall; 15 other tiles for the start; then done." in out
-    assert "Player One placed an original wall on B2|C2." in out
-    assert "Illegal move: in the setup, Player One places original walls ('C4|D4'), moves the start" in out
-    assert "Player One moves the start to B2 (GB-10)." in out
+    assert "Player 1 placed an original wall on B2|C2." in out
+    assert "Illegal move: in the setup, Player 1 places original walls ('C4|D4'), moves the start" in out
+    assert "Player 1 moves the start to B2 (GB-10)." in out
     assert "Illegal move: B2|C2 is already a wall: one wall per edge (GB-2)" in out
-    assert "Player One ends the setup: 1 original wall, start B2." in out
+    assert "Player 1 ends the setup: 1 original wall, start B2." in out
     assert "  * Setup done: round one begins (GB-10)" in out
-    assert prompts[-1] == "Player Two (runner, round 1), your step: "
+    assert prompts[-1] == "Player 2 (runner, round 1), your step: "
     assert [str(w) for w in game.original_walls] == ["B2|C2"] and game.start == (1, 1)
 
 
@@ -195,8 +195,8 @@ def test_gb10_an_agent_in_the_setup_keeps_the_board():
     g = GridBloc(size=4, preset="blank", setup=True)
     game, prompts, out = run(["q"], game=g, agents={0: RandomAgent(seed=0)})
     assert [str(m) for m in game.history] == ["done"]
-    assert "Player One (RandomAgent(seed=0)) ends the setup: 0 original walls, start C3." in out
-    assert prompts == ["Player Two (runner, round 1), your step: "]
+    assert "Player 1 (RandomAgent(seed=0)) ends the setup: 0 original walls, start C3." in out
+    assert prompts == ["Player 2 (runner, round 1), your step: "]
 
 
 def test_gb_board_text_walls_marks_holes():
@@ -243,25 +243,25 @@ def test_gb_python_m_gridwidgets_play_gridbloc_in_a_real_terminal():
     try:
         child.expect_exact("GridBloc, 3x3: 0 original walls, start B2 (GB-1).")
         child.expect_exact("Steps (8): A1 B1 C1 A2 C2 A3 B3 C3")
-        child.expect_exact("Player Two (runner, round 1), your step: ")
+        child.expect_exact("Player 2 (runner, round 1), your step: ")
         child.sendline("D1")
         child.expect_exact("Illegal move: D1 is off the 3x3 board (C-1)")
-        child.expect_exact("Player Two (runner, round 1), your step: ")
+        child.expect_exact("Player 2 (runner, round 1), your step: ")
         child.sendline("1 1")
-        child.expect_exact("Player Two stepped to A1: 1 point (1 in all).")
+        child.expect_exact("Player 2 stepped to A1: 1 point (1 in all).")
         for move in ROUND_1[1:]:
             child.expect_exact("your wall: " if "|" in move else "your step: ")
             child.sendline(move)
         child.expect_exact("* Round 1 over, the runner is trapped: Player 2 scored 2 (GB-6)")
         child.expect_exact("back to the original walls, no tile scored (GB-7)")
-        child.expect_exact("Player One (runner, round 2), your step: ")
+        child.expect_exact("Player 1 (runner, round 2), your step: ")
         child.sendline("?")
         child.expect_exact("Steps (8): A1 B1 C1 A2 C2 A3 B3 C3")
         for move in ROUND_2:
             child.expect_exact("your wall: " if "|" in move else "your step: ")
             child.sendline(move)
-        child.expect_exact("* Game over: Player One wins, 3 to 2 (GB-7)")
-        child.expect_exact("Game over: Player One wins, 3 to 2.")
+        child.expect_exact("* Game over: Player 1 wins, 3 to 2 (GB-7)")
+        child.expect_exact("Game over: Player 1 wins, 3 to 2.")
         child.expect(pexpect.EOF)
     finally:
         child.close()

@@ -44,8 +44,8 @@ def test_gm_terminal_full_game_prompts_events_and_result():
     # what each move did, and the events (GM-5, GM-6, GM-7, GM-8)
     assert "orange placed tile 2 on D6; now inactive: D3 (GM-5)." in out
     assert "  * Player 2 (magenta) is blocked (GM-6): Player 1 (orange) is owed a free placement (GM-7)" in out
-    assert "  * orange placed tile 5, their last, and wins (GM-8)" in out
-    assert out.rstrip().endswith("orange placed tile 5, their last, and wins (GM-8).")
+    assert "  * Player 1 (orange) placed tile 5, their last, and wins (GM-8)" in out
+    assert out.rstrip().endswith("Player 1 (orange) placed tile 5, their last, and wins (GM-8).")
     # the player lines: blocked marked, the winner named
     assert re.search(r"M magenta +score +2 +left +3 +active +1 +owed +- +blocked \(GM-6\)", out)
     assert re.search(r"O orange +score +5 +left +0 .*wins", out)
@@ -159,10 +159,10 @@ def test_gm_python_m_gridwidgets_play_gridmaster4_in_a_real_terminal():
         child.sendline("C1")
         child.expect_exact("Your move: ")
         child.sendline("E3")
-        child.expect_exact("* orange placed tile 5, their last, and wins (GM-8)")
+        child.expect_exact("* Player 1 (orange) placed tile 5, their last, and wins (GM-8)")
         child.expect(r"O orange +score +5 +left +0 +active +\d +owed +- +wins")
         child.expect(r"M magenta .* blocked \(GM-6\)")
-        child.expect_exact("orange placed tile 5, their last, and wins (GM-8).")
+        child.expect_exact("Player 1 (orange) placed tile 5, their last, and wins (GM-8).")
         child.expect(pexpect.EOF)
     finally:
         child.close()

@@ -56,7 +56,7 @@ def test_variants_pass_check_game(name, options):
 
 
 def test_gb10_setup_has_no_length_bound_and_the_check_stops_it():
-    # GB-10: the setup phase may move the start as often as Player One likes
+    # GB-10: the setup phase may move the start as often as Player 1 likes
     assert gw.GridBloc(setup=True).game_info.max_game_length is None
     assert gw.GridBloc().game_info.max_game_length == 2 * (2 * 144 + 1)
 

@@ -20,7 +20,7 @@ def blank(size=5, **kw):
 def test_gb1_default_9x9_classic_start_e5():
     g = GridBloc()
     assert g.board.shape == (9, 9) and g.start == (4, 4) and g.runner == (4, 4)
-    assert len(g.original_walls) > 0 and g.players == ("Player One", "Player Two")
+    assert len(g.original_walls) > 0 and g.players == ("Player 1", "Player 2")
 
 
 @pytest.mark.parametrize(("size", "start"), [(2, (1, 1)), (7, (3, 3)), (26, (13, 13))])
@@ -242,10 +242,10 @@ def test_gb7_round_two_swaps_roles_and_resets_to_the_original_walls():
 
 def test_gb7_higher_total_wins_and_equal_totals_draw():
     g = blank(2, start="A1")
-    for m in ["B1", "A1|A2", "B2", "A1|B1", "A2"]:  # round 1: Player Two scores 3
+    for m in ["B1", "A1|A2", "B2", "A1|B1", "A2"]:  # round 1: Player 2 scores 3
         g.play(m)
     assert g.round == 2 and g.scores == (0, 3)
-    for m in ["B1", "B1|B2"]:  # round 2: Player One 1, then trapped? A2 via A1? ...
+    for m in ["B1", "B1|B2"]:  # round 2: Player 1 1, then trapped? A2 via A1? ...
         g.play(m)
     while g.phase != "over":
         g.play(g.legal_moves()[0])
@@ -257,7 +257,7 @@ def test_gb7_a_draw():
     g = blank(2, start="A1")
     for m in ["B2", "A1|B1", "B1", "A1|A2"]:
         g.play(m)
-    # Player Two: B2, B1 = 2 points; A2 reachable from B1? B1->A2 diagonal (corner with A1, B2)
+    # Player 2: B2, B1 = 2 points; A2 reachable from B1? B1->A2 diagonal (corner with A1, B2)
     while g.round == 1:
         g.play(g.legal_moves()[0])
     r1 = g.round_scores[0][1]

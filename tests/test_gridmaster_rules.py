@@ -276,8 +276,8 @@ def test_gm8_when_every_player_is_blocked_the_highest_score_wins():
     assert g.winners == (1,) and g.scores == (1, 4)
     assert g.status() == "Game over: Player 2 (magenta) wins with 4 (GM-8)."
     assert g.events == [
-        "magenta is blocked (GM-6)",
-        "Game over, every player is blocked: magenta wins with 4 (GM-8)",
+        "Player 2 (magenta) is blocked (GM-6)",
+        "Game over, every player is blocked: Player 2 (magenta) wins with 4 (GM-8)",
     ]
 
 
@@ -316,7 +316,9 @@ def test_gm10_static_display_numbers_colours_and_muted_inactive_tiles():
     g = three_moves("own")
     svg = g._repr_svg_()
     assert sorted(re.findall(r'font-weight="bold"[^>]*>(\d+)</text>', svg)) == ["1", "1", "2"]
-    assert "#f97316" in svg and "#d946ef" in svg  # orange and magenta, active
+    from gridwidgets.core.palette import colour
+
+    assert colour("orange") in svg and colour("magenta") in svg  # orange and magenta, active
     assert svg.count("<circle") == 0
     marked = g.to_svg(show_legal=True)
     assert marked.count("<circle") == len(g.legal_moves()) == 2  # E3, G4

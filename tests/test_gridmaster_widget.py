@@ -32,7 +32,7 @@ def test_gm10_widget_state_has_tiles_activity_and_the_players_panel():
     assert extra["tiles"][i] == 1 and extra["active"][i] is True
     assert [p["status"] for p in extra["players"]] == ["waiting", "opening", "waiting", "waiting"]
     assert extra["players"][0] == {
-        "name": "orange", "colour": "#f97316", "score": 1, "remaining": 99, "active": 1,
+        "name": "orange", "colour": "#ea580c", "score": 1, "remaining": 99, "active": 1,
         "owed": 0, "blocked": False, "status": "waiting",
     }
     assert len(w.sent) == 1  # one move, one message

@@ -3,7 +3,7 @@
 cells and notation, errors and drawing."""
 
 from . import registry
-from .draw import PLAYER_COLOURS, svg_board, text_board
+from .draw import PLAYER_COLOURS, Picture, gallery, svg_board, text_board
 from .errors import IllegalMoveError, InvalidMoveError
 from .game import FORMAT, CellMove, Game, Hidden, JointMove, Observation, Step
 from .gametype import Chance, Dynamics, GameInfo, GameType, Information, MoveKind, Utility
@@ -26,11 +26,13 @@ __all__ = [
     "JointMove",
     "MoveKind",
     "Observation",
+    "Picture",
     "Step",
     "Utility",
     "cell_name",
     "col_index",
     "col_label",
+    "gallery",
     "neighbours4",
     "parse_cell",
     "registry",

@@ -26,7 +26,9 @@ __all__ = [
     "FONT_FAMILY",
     "MIN_CELL",
     "PLAYER_COLOURS",
+    "Picture",
     "default_size",
+    "gallery",
     "muted",
     "render_svg",
     "svg_board",
@@ -113,9 +115,9 @@ def _mix(colour: str, amount: float, towards: str = "#3f3f46") -> str:
 
 
 def muted(colour: str) -> str:
-    """The muted shade of a player's colour (an inactive tile, GM-10: "a
-    darker shade"): the same hue, darker, so the tile stays recognisably
-    that player's (``#rrggbb``)."""
+    """The muted shade of a player's colour (an inactive tile, drawn "a darker
+    shade" as the rules of a tile game ask): the same hue, darker, so the tile
+    stays recognisably that player's (``#rrggbb``)."""
     return _mix(colour, 0.38, "#000000")
 
 
@@ -564,3 +566,99 @@ def to_png(svg: str, path: Any = None, *, scale: float = 2.0) -> bytes:
 
         Path(path).write_bytes(png)
     return png
+
+
+def _svg_size(svg: str) -> tuple[float, float]:
+    """The width and height (CSS pixels) of an SVG document's root element."""
+    head = svg[: svg.index(">")]
+    return float(head.split('width="', 1)[1].split('"', 1)[0]), float(head.split('height="', 1)[1].split('"', 1)[0])
+
+
+def png_with_size(svg: str) -> tuple[bytes, dict[str, int]]:
+    """A picture as PNG at one pixel per CSS pixel, and its size for the page
+    (``{"width": w, "height": h}``, the metadata of a notebook's image output)."""
+    width, height = _svg_size(svg)
+    return to_png(svg, scale=1.0), {"width": round(width), "height": round(height)}
+
+
+class Picture:
+    """A static picture that a notebook shows as SVG and as PNG (the PNG is what
+    a notebook not yet trusted, and GitHub, show), made by :func:`gallery` or
+    :meth:`~gridwidgets.core.Game.picture`.
+
+    Attributes:
+        svg: the SVG document.
+    """
+
+    def __init__(self, svg: str) -> None:
+        self.svg = svg
+
+    def __repr__(self) -> str:
+        width, height = _svg_size(self.svg)
+        return f"<Picture {width:.0f}x{height:.0f}>"
+
+    def _repr_svg_(self) -> str:
+        return self.svg
+
+    def _repr_png_(self) -> tuple[bytes, dict[str, int]]:
+        return png_with_size(self.svg)
+
+    def to_png(self, path: Any = None, *, scale: float = 2.0) -> bytes:
+        """The picture as PNG (:func:`to_png`), written to ``path`` if given."""
+        return to_png(self.svg, path, scale=scale)
+
+
+def gallery(items: Iterable[Any], captions: Iterable[str] | None = None, *, size: int | None = None,
+            width: int = 1000) -> Picture:
+    """Several pictures in rows, each under its caption, as one :class:`Picture`.
+
+    Args:
+        items: games (drawn with their ``to_svg(size=size)``) or SVG documents.
+        captions: one caption per item (``None``: none).
+        size: the board width of each game drawn here (CSS pixels).
+        width: the widest a row may be (CSS pixels); pictures wrap below it.
+
+    Returns:
+        The picture.
+
+    Raises:
+        ValueError: if there are no items, or not one caption per item.
+        TypeError: if an item is neither a game nor an SVG document.
+    """
+    svgs = []
+    for item in items:
+        if isinstance(item, str) and item.lstrip().startswith("<svg"):
+            svgs.append(item)
+        elif hasattr(item, "to_svg"):
+            svgs.append(item.to_svg(size=size) if size is not None else item.to_svg())
+        else:
+            raise TypeError(f"gallery() takes games or SVG documents, not {type(item).__name__}")
+    if not svgs:
+        raise ValueError("gallery() needs at least one picture")
+    names = [str(c) for c in captions] if captions is not None else [""] * len(svgs)
+    if len(names) != len(svgs):
+        raise ValueError(f"{len(names)} captions for {len(svgs)} pictures")
+    gap = 24
+    parts: list[str] = []
+    x = y = row_h = total_w = 0.0
+    for svg, caption in zip(svgs, names, strict=True):
+        pw, ph = _svg_size(svg)
+        lines = _wrap(caption, pw - 8, 14.0, True) if caption else []
+        head = len(lines) * 19 + (4 if lines else 0)
+        if x and x + pw > width:
+            x, y, row_h = 0.0, y + row_h + gap, 0.0
+        for k, line in enumerate(lines):
+            parts.append(_text(x + 8, y + 10 + 19 * k, line, 14.0, role("ink"), bold=True))
+        parts.append(svg.replace("<svg ", f'<svg x="{x:.1f}" y="{y + head:.1f}" ', 1))
+        row_h = max(row_h, ph + head)
+        total_w = max(total_w, x + pw)
+        x += pw + gap
+    total_h = y + row_h
+    label = escape(", ".join(n for n in names if n) or "pictures")
+    return Picture(
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="gw-gallery" width="{total_w:.0f}" height="{total_h:.0f}" '
+        f'viewBox="0 0 {total_w:.1f} {total_h:.1f}" font-family="{FONT_FAMILY}" role="img" aria-label="{label}">'
+        f'<rect width="{total_w:.1f}" height="{total_h:.1f}" fill="{role("background")}"/>\n'
+        + "\n".join(parts)
+        + "\n</svg>"
+    )

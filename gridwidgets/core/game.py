@@ -1593,8 +1593,21 @@ class Game(ABC):
     def _repr_png_(self) -> tuple[bytes, dict[str, int]]:
         # beside the SVG: what a notebook shows before it is trusted (JupyterLab
         # draws no SVG output of an untrusted notebook) and what GitHub shows
-        svg = self.to_svg()
-        return _png_with_size(svg)
+        from .draw import png_with_size
+
+        return png_with_size(self.to_svg())
+
+    def picture(self, **options: Any) -> Any:
+        """The static picture with options (those of :meth:`to_svg`, e.g.
+        ``show_forbidden=True``) as a :class:`~gridwidgets.core.draw.Picture`,
+        which a notebook shows as SVG and PNG.
+
+        Raises:
+            ValueError: for a bad option value, as :meth:`to_svg`.
+        """
+        from .draw import Picture
+
+        return Picture(self.to_svg(**options))
 
     def scene(self, *, show_legal: bool = False, show_forbidden: bool = False) -> Any:
         """The picture of this position as generic layers (a
@@ -1645,13 +1658,3 @@ def moves_to_str(moves: Sequence[Any]) -> list[str]:
     """Notation of each move."""
     return [str(m) for m in moves]
 
-
-def _png_with_size(svg: str) -> tuple[bytes, dict[str, int]]:
-    """A picture as PNG at one pixel per CSS pixel, and its size for the page
-    (``{"width": w, "height": h}``, the metadata of a notebook's image output)."""
-    from .draw import to_png
-
-    head = svg[: svg.index(">")]
-    width = int(float(head.split('width="', 1)[1].split('"', 1)[0]))
-    height = int(float(head.split('height="', 1)[1].split('"', 1)[0]))
-    return to_png(svg, scale=1.0), {"width": width, "height": height}

@@ -202,7 +202,7 @@ class GridBloc(GridBlocKnowledge, GridBlocPicture, GridBlocTerminal, GridBlocVie
     _static = frozenset(
         {"_edge_ids", "_edge_tiles", "_step_table", "_wall_objs", "_hole_mask", "_hole_edge", "_holes"}
     )
-    players = ("Player One", "Player Two")
+    players = ("Player 1", "Player 2")
     end_rule = "GB-7"
     turn_rule = "GB-4"
 
@@ -577,7 +577,7 @@ class GridBloc(GridBlocKnowledge, GridBlocPicture, GridBlocTerminal, GridBlocVie
                     )
             elif not isinstance(move, Done):
                 raise IllegalMoveError(
-                    "in the setup, Player One places original walls ('C4|D4'), moves the start ('start E5') "
+                    "in the setup, Player 1 places original walls ('C4|D4'), moves the start ('start E5') "
                     "or ends the setup ('done')",
                     rule="GB-10",
                     move=move,
@@ -843,7 +843,7 @@ class GridBloc(GridBlocKnowledge, GridBlocPicture, GridBlocTerminal, GridBlocVie
         """A round holds at most one wall per open interior edge and one step
         more than walls (GB-4, GB-6), two rounds (GB-7): ``2 * (2 * edges + 1)``;
         ``None`` with ``setup=True``, whose phase has no bound (GB-10: the
-        start may move as often as Player One likes)."""
+        start may move as often as Player 1 likes)."""
         if self._setup:
             return None
         edges = sum(1 for h in self._hole_edge if not h)

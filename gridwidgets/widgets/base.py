@@ -95,6 +95,15 @@ class GameWidget(anywidget.AnyWidget):
     #: own intents; the page writes it. Hosts that re-run the cells reading a
     #: widget only when its page changes a trait (marimo) see each click this way
     seen_version = traitlets.Int(0, min=0).tag(sync=True)
+    #: controls the page does not show, by their action name (``"new"``,
+    #: ``"undo"``, ``"redo"``, ``"toggle-edit"``, ``"export"``, ...): the
+    #: classroom hides the board editor, the export and the board's own *New game*
+    hidden_controls = traitlets.List(traitlets.Unicode(), default_value=[]).tag(sync=True)
+    #: how the board uses the space it has: ``"none"`` (its natural size, at most
+    #: the width), ``"screen"`` (also at most the window's height, less
+    #: ``--gw-fit-offset``: the whole board without scrolling) or ``"big"`` (as
+    #: large as the window allows, for a projector)
+    fit = traitlets.Enum(["none", "screen", "big"], default_value="none").tag(sync=True)
 
     #: the game class a widget class made by :func:`widget_class` is for (``None``: any game)
     game_class: type[Game] | None = None
@@ -385,7 +394,7 @@ class GameWidget(anywidget.AnyWidget):
 
     # -- browser -> Python ----------------------------------------------
     #: synced traits only Python writes: a page that tries to set one is refused
-    python_owned: frozenset[str] = frozenset({"state", "hint_data", "board_json"})
+    python_owned: frozenset[str] = frozenset({"state", "hint_data", "board_json", "hidden_controls"})
 
     def set_state(self, sync_data: Any) -> None:
         """Take trait values a page sends (``playing``, ``delay``, ``hints``, the
@@ -576,14 +585,14 @@ class GameWidget(anywidget.AnyWidget):
         else:
             data, meta = bundle, {}
         if data is not None:
-            from ..core.game import _png_with_size
+            from ..core.draw import png_with_size
 
             data = dict(data)
             meta = dict(meta or {})
             data["text/plain"] = repr(self)
             svg = self._game.to_svg()
             data["image/svg+xml"] = svg
-            data["image/png"], meta["image/png"] = _png_with_size(svg)
+            data["image/png"], meta["image/png"] = png_with_size(svg)
         return data, meta
 
 

@@ -75,8 +75,9 @@ class Boards(ipywidgets.GridBox):
 
     def to_svg(self, size: int = 320, width: int = 1000) -> str:
         """The static picture as one SVG: every board's picture
-        (:meth:`~gridwidgets.core.Game.to_svg`) under its title, in rows no
-        wider than ``width``.
+        (:meth:`~gridwidgets.core.Game.to_svg`, the players' panel under the
+        board) under its title, in rows no wider than ``width``
+        (:func:`~gridwidgets.core.draw.gallery`).
 
         Args:
             size: width of each board in CSS pixels.
@@ -85,35 +86,16 @@ class Boards(ipywidgets.GridBox):
         Returns:
             The SVG document.
         """
-        from ..core.draw import FONT_FAMILY
+        from ..core.draw import gallery
 
-        gap, head = 24, 24
-        parts: list[str] = []
-        x = y = row_h = total_w = 0
-        for title, w in zip(self.titles, self.boards, strict=True):
-            svg = w.game.to_svg(size=size, panel="below")
-            open_tag = svg[: svg.index(">")]
-            pw = int(float(open_tag.split('width="', 1)[1].split('"', 1)[0]))
-            ph = int(float(open_tag.split('height="', 1)[1].split('"', 1)[0]))
-            if x and x + pw > width:
-                x, y, row_h = 0, y + row_h + gap, 0
-            parts.append(f'<text x="{x + 8}" y="{y + 17}" font-size="16" font-weight="bold" '
-                         f'fill="#18181b">{html.escape(title)}</text>')
-            parts.append(svg.replace("<svg ", f'<svg x="{x}" y="{y + head}" ', 1))
-            row_h = max(row_h, ph + head)
-            total_w = max(total_w, x + pw)
-            x += pw + gap
-        total_h = y + row_h
-        label = html.escape(", ".join(self.titles))
-        return (f'<svg xmlns="http://www.w3.org/2000/svg" class="gw-boards" width="{total_w}" height="{total_h}" '
-                f'viewBox="0 0 {total_w} {total_h}" font-family="{FONT_FAMILY}" role="img" aria-label="{label}">'
-                f'<rect width="{total_w}" height="{total_h}" fill="#ffffff"/>' + "\n".join(parts) + "</svg>")
+        svgs = [w.game.to_svg(size=size, panel="below") for w in self.boards]
+        return gallery(svgs, self.titles, width=width).svg.replace('class="gw-gallery"', 'class="gw-boards"', 1)
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         bundle = super()._repr_mimebundle_(**kwargs)
         data, meta = bundle if isinstance(bundle, tuple) else (bundle, {})
         if data is not None:
-            from ..core.game import _png_with_size
+            from ..core.draw import png_with_size
 
             data = dict(data)
             meta = dict(meta or {})
@@ -122,7 +104,7 @@ class Boards(ipywidgets.GridBox):
             # No text/html: an untrusted notebook strips SVG from HTML (text left over)
             svg = self.to_svg()
             data["image/svg+xml"] = svg
-            data["image/png"], meta["image/png"] = _png_with_size(svg)
+            data["image/png"], meta["image/png"] = png_with_size(svg)
         return data, meta
 
 

@@ -120,6 +120,8 @@ export interface WidgetTraits {
   /** The advice Python posted (see hints.ts): drawn only while its version is the state's. */
   hint_data: Record<string, unknown>;
   seen_version: number;
+  hidden_controls: string[];
+  fit: "none" | "screen" | "big";
 }
 
 /** Intents sent to Python with `model.send`. */

@@ -94,6 +94,8 @@ export class GridView {
   private pointedIdx = -1;
   /** The version this page's last intent was sent from, until its answer is drawn (-1: none). */
   private echoFrom = -1;
+  /** The window's resize is followed (fit="screen" or "big"). */
+  private fitting = false;
   private readonly cleanups: Array<() => void> = [];
   /** Listeners of the layer's own traits (`GameLayer.traits`), per layer. */
   private traitOffs: Array<() => void> = [];
@@ -213,7 +215,8 @@ export class GridView {
     const traits: Array<[string, () => void]> = [
       ["change:state", onState], ["change:show_forbidden", onState], ["change:show_labels", onState],
       ["change:show_legal", onState], ["change:playing", onAgents], ["change:delay", onAgents],
-      ["change:hints", onHints], ["change:hint_data", onHints],
+      ["change:hints", onHints], ["change:hint_data", onHints], ["change:hidden_controls", onState],
+      ["change:fit", onState],
     ];
     for (const [name, fn] of traits) this.model.on(name as "change:state", fn);
     this.cleanups.push(() => {
@@ -329,11 +332,49 @@ export class GridView {
     this.layer.update?.(this.board, s);
     this.hints.update(s, s.contract.hint_kinds);
     this.root.classList.toggle("gw-over", s.is_over);
+    const fit = this.trait("fit");
+    this.root.classList.toggle("gw-fit", fit === "screen" || fit === "big");
+    this.root.classList.toggle("gw-big", fit === "big");
+    if (fit === "screen" || fit === "big") this.fitToWindow();
     setAttr(this.root, "data-game", s.game);
     setAttr(this.root, "data-layer", s.layer || "generic");
     setAttr(this.root, "data-version", String(s.version));
+    this.hideControls();
     this.echo(s);
     this.agents.schedule();
+  }
+
+  /**
+   * fit="screen" or "big": the board may be as tall as the window less what is
+   * above it on the page (menus, explanations), so it shows whole without scrolling.
+   */
+  private fitToWindow(): void {
+    if (!this.fitting) {
+      this.fitting = true;
+      const onResize = (): void => this.fitToWindow();
+      window.addEventListener("resize", onResize);
+      this.cleanups.push(() => window.removeEventListener("resize", onResize));
+    }
+    requestAnimationFrame(() => {
+      const top = this.board.el.getBoundingClientRect().top + window.scrollY;
+      if (Number.isFinite(top) && top >= 0) this.root.style.setProperty("--gw-fit-offset", `${Math.round(top + 16)}px`);
+    });
+  }
+
+  /** Hide the controls Python asked to hide (`hidden_controls`: action names). */
+  private hideControls(): void {
+    const raw = this.trait("hidden_controls");
+    const hidden = new Set(Array.isArray(raw) ? raw.filter((x): x is string => typeof x === "string") : []);
+    for (const el of this.root.querySelectorAll<HTMLElement>("[data-action]")) {
+      const hide = hidden.has(el.dataset.action ?? "");
+      if (hide) {
+        el.hidden = true;
+        el.dataset.gwHidden = "true";
+      } else if (el.dataset.gwHidden) {
+        el.hidden = false;
+        delete el.dataset.gwHidden;
+      }
+    }
   }
 
   /** `hints` or `hint_data` changed: redraw the overlay only. */

@@ -111,13 +111,13 @@ def test_gridbloc_picked_from_the_menu_agent_runner_person_blocker(classroom):
     page.pick_game("GridBloc")
     page.wait_board("gridbloc", 0)
     page.wait_for("() => document.querySelectorAll('.gw-classroom [data-game=\"gridbloc\"] [data-cell]').length === 81")
-    assert page.seat_names() == ["Player One", "Player Two"]
+    assert page.seat_names() == ["Player 1", "Player 2"]
     page.wait_status("GB-7")
     assert "GridBloc" in page.status()
 
-    # Player Two runs first (GB-7): given to an agent, it steps by itself
+    # Player 2 runs first (GB-7): given to an agent, it steps by itself
     page.pick_seat(1, "Greedy")
-    page.wait_status("Player Two: Greedy")
+    page.wait_status("Player 2: Greedy")
     page.wait_version(1)
     runner = [n for n, label in page.cells().items() if content(label).startswith("runner")]
     assert len(runner) == 1 and runner[0] != "E5", page.cells()

@@ -3,6 +3,7 @@ side (gw.side_by_side), each playable by a click, and the kernel agreeing."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import lab_harness as harness
@@ -68,3 +69,23 @@ def test_welcome_four_boards_side_by_side_each_playable(open_notebook):
     assert out.startswith("[['B2', 'D4'], ['E5'], [], ['D4']]"), out
     assert out.endswith("(True, False)"), out  # X has bid; the bid itself is in no history
     assert nb.errors() == []
+
+
+def test_welcome_unrun_and_untrusted_shows_the_four_boards_as_pictures(open_notebook, tmp_path):
+    """A fresh clone, opened before any cell runs: JupyterLab does not trust the
+    notebook, so it draws no SVG output and strips SVG from HTML (which left a
+    jumble of labels, "A B C D 1 2 3 4 ..."). The stored PNG is drawn."""
+    nb = open_notebook(WELCOME)
+    trusted = nb.evaluate(
+        "(path) => { const p = window.__gw.panel(path); return p.content.model.cells.get(1).trusted; }", nb.path)
+    assert trusted is False
+    first = nb.page.locator(".jp-Cell").nth(1).locator(".jp-OutputArea-output")
+    first.locator("img").first.wait_for(timeout=30_000)
+    size = first.locator("img").first.evaluate("i => [i.naturalWidth, i.naturalHeight, i.src.slice(0, 22)]")
+    assert size[0] > 600 and size[1] > 600 and size[2] == "data:image/png;base64,", size
+    # no label jumble: the output holds no text of its own
+    assert first.inner_text().strip() == ""
+    assert first.locator("svg").count() == 0
+    shots = os.environ.get("GRIDWIDGETS_SCREENSHOTS")  # a folder for the pictures of a closing note
+    if shots:
+        nb.page.screenshot(path=str(Path(shots) / "welcome_unrun.png"))

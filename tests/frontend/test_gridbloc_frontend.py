@@ -90,7 +90,7 @@ def test_gb_board_draws_tiles_walls_start_and_runner(gb):
     assert page.locator('[data-start="E5"]').count() == 1
     assert page.locator(".gb-runner").count() == 1
     label = cell(page, "E5").get_attribute("aria-label")
-    assert label.startswith("E5, runner (Player Two), start"), label
+    assert label.startswith("E5, runner (Player 2), start"), label
     originals = sorted(page.eval_on_selector_all("[data-original]", "els => els.map(e => e.dataset.original)"))
     assert originals == sorted(str(x) for x in g.original_walls)
     assert page.locator(".gb-border").get_attribute("d")
@@ -104,8 +104,8 @@ def test_gb_board_draws_tiles_walls_start_and_runner(gb):
     assert slots(page) == []
     # the panel: round one, who runs and who blocks, the scores
     expect(role(page, "round-title")).to_have_text("Round 1 of 2")
-    expect(role(page, "roles")).to_contain_text("Player Two runs")
-    expect(role(page, "roles")).to_contain_text("Player One blocks")
+    expect(role(page, "roles")).to_contain_text("Player 2 runs")
+    expect(role(page, "roles")).to_contain_text("Player 1 blocks")
     expect(page.locator('.gb-row[data-player="1"] [data-col="total"]')).to_have_text("0")
 
 
@@ -204,13 +204,13 @@ def test_gb_round_change_is_announced(page, server):
     expect(role(page, "banner")).to_be_visible()
     expect(role(page, "banner")).to_contain_text("Round 2: roles swapped, walls reset")
     expect(role(page, "round-title")).to_have_text("Round 2 of 2")
-    expect(role(page, "roles")).to_contain_text("Player One runs")
-    expect(role(page, "roles")).to_contain_text("Player Two blocks")
+    expect(role(page, "roles")).to_contain_text("Player 1 runs")
+    expect(role(page, "roles")).to_contain_text("Player 2 blocks")
     expect(role(page, "events")).to_contain_text("Round 1 over")
     # the walls are reset, no tile is scored, the runner is back on the start
     assert page.locator("[data-placed]").count() == 0
     assert page.locator(".gb-scored").count() == 0
-    assert cell(page, "B2").get_attribute("aria-label").startswith("B2, runner (Player One), start")
+    assert cell(page, "B2").get_attribute("aria-label").startswith("B2, runner (Player 1), start")
     r1 = g.round_scores[0][1]
     expect(page.locator('.gb-row[data-player="1"] [data-col="r1"]')).to_have_text(str(r1))
     expect(page.locator('.gb-row[data-player="1"] [data-col="total"]')).to_have_text(str(r1))

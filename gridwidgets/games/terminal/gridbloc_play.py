@@ -99,7 +99,7 @@ def _gb_player_lines(game: GridBloc, agents: Mapping[int, Any]) -> list[str]:
 
 def _gb_round_line(game: GridBloc) -> str:
     if game.phase == "setup":
-        return "Setup (GB-10): Player One adds original walls (C4|D4), may move the start (start E5), then done."
+        return "Setup (GB-10): Player 1 adds original walls (C4|D4), may move the start (start E5), then done."
     if game.phase == "over":
         (a0, a1), (b0, b1) = game.round_scores
         return (f"Round 1: {game.players[1]} ran and scored {a1}. Round 2: {game.players[0]} ran and scored {b0}. "
@@ -308,13 +308,13 @@ def play_gridbloc(
 
 
 def _gb_seat(text: str) -> int:
-    """``--agent`` for GridBloc: the player id 0 (Player One) or 1 (Player Two), C-3."""
+    """``--agent`` for GridBloc: the player id 0 (Player 1) or 1 (Player 2), C-3."""
     t = text.strip().lower()
     if t in ("0", "one", "player one"):
         return 0
     if t in ("1", "two", "player two"):
         return 1
-    raise argparse.ArgumentTypeError(f"{text!r} is not a GridBloc seat: 0 (Player One) or 1 (Player Two) (C-3)")
+    raise argparse.ArgumentTypeError(f"{text!r} is not a GridBloc seat: 0 (Player 1) or 1 (Player 2) (C-3)")
 
 
 
@@ -324,7 +324,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--preset", choices=["classic", "blank"], default=None,
                         help="the board (GB-1; default classic on 9x9, blank on other sizes)")
     parser.add_argument("--setup", action="store_true",
-                        help="open in the setup phase: Player One places original walls and the start (GB-10)")
+                        help="open in the setup phase: Player 1 places original walls and the start (GB-10)")
     parser.add_argument("--agent", default=None, metavar="SEAT",
                         help="the seat played by a RandomAgent: 0 or 1 (default: two people, one keyboard)")
     parser.add_argument("--seed", type=int, default=None, help="seeds the agent")

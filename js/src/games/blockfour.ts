@@ -393,7 +393,7 @@ function buildFields(view: View, board: Board): void {
   view.fieldEls = [];
   const fr = Math.ceil(rows / 3);
   const fc = Math.ceil(cols / 3);
-  const numFs = Math.max(8, Math.min(10, Math.round(cell * 0.185)));
+  const numFs = Math.max(10, Math.min(14, Math.round(cell * 0.24)));  // readable from the back of a room
   const tints = svg("g", { class: "bf-tints" }, g);
   const texts = svg("g", { class: "bf-field-texts" }, g);
   for (let f = 0; f < fr * fc; f++) {

@@ -97,7 +97,7 @@ function readExtra(s: GameState): GbExtra {
 }
 
 function playerName(s: GameState, p: number): string {
-  return s.players[p] ?? (p === 0 ? "Player One" : p === 1 ? "Player Two" : `player ${p}`);
+  return s.players[p] ?? (p === 0 ? "Player 1" : p === 1 ? "Player 2" : `player ${p}`);
 }
 
 // ---- geometry -----------------------------------------------------------------------------
@@ -297,7 +297,7 @@ function buildView(board: Board, old: View | undefined): View {
     return { tr, name, trophy, role, agent, agentKey: "", r1, r2, total };
   });
 
-  // The setup (GB-10): Player One places original walls and the start, then done.
+  // The setup (GB-10): Player 1 places original walls and the start, then done.
   const setupBar = html("div", { class: "gb-setup", "data-role": "setup", hidden: true }, undefined, panel);
   const setupText = html("span", { class: "gb-setup-text" }, "", setupBar);
   const done = html("button", {
