@@ -309,6 +309,11 @@ def test_bf_preview_follows_the_pointer_and_click_places(bf):
     assert [order.nth(k).get_attribute("data-status") for k in range(2)] == ["done", "now"]
     expect(page.locator('[data-role="place"]')).to_contain_text("O places L")
     assert str(game.history[-1]) == "I:C3,D3,E3,F3"
+    # the placed tetromino stays visible as a shape: its outline in X's colour (BF-3)
+    outline = page.locator('.bf-shape-outline[data-shape="I:C3,D3,E3,F3"]')
+    expect(outline).to_have_count(1)
+    expect(outline).to_have_class(has_class("gw-p0"))
+    assert outline.get_attribute("d").count("M") == 10  # a 1x4 bar: 4 tops, 4 bottoms, 2 ends
 
 
 def test_bf_an_illegal_placement_is_refused_with_the_rule(bf):

@@ -53,7 +53,7 @@ def version(page):
 
 def slots(page):
     """The edges the page offers as wall slots now."""
-    return sorted(page.eval_on_selector_all("[data-wall]", "els => els.map(e => e.getAttribute('data-wall'))"))
+    return sorted(page.eval_on_selector_all("[data-wall]:not(.is-taken)", "els => els.map(e => e.getAttribute('data-wall'))"))
 
 
 def role(page, name):
@@ -139,6 +139,26 @@ def test_gb_step_by_click_then_wall_by_click(gb):
     assert slots(page) == []
     sent = page.evaluate("() => window.gw.log.filter(e => e.send).map(e => e.send)")
     assert sent[-1] == {"type": "play", "move": "C4|D4", "player": 0, "version": 1}
+
+
+def test_gb_open_slots_show_without_hovering_and_a_wall_click_says_why(gb):
+    """On the blocker's turn every open slot is drawn (faint, dotted) before any
+    hover; a click on a wall already there goes to Python, which refuses it
+    naming GB-2, and the page says so; nothing changes."""
+    page, _g, w = gb
+    cell(page, "D4").click()
+    wait_version(page, 1)
+    page.mouse.move(0, 0)
+    page.wait_for_function(  # (after its fade-in)
+        "() => Number(getComputedStyle(document.querySelector('[data-wall=\"C4|D4\"] .gb-slot-line')).strokeOpacity) > 0.3",
+        timeout=5_000,
+    )
+    taken = page.locator('.gb-slot.is-taken[data-wall="E1|E2"]')
+    expect(taken).to_have_count(1)
+    taken.click(force=True)
+    expect(page.locator('[data-role="message"]')).to_contain_text("already a wall")
+    expect(page.locator('[data-role="message"]')).to_contain_text("GB-2")
+    assert history(w) == ["D4"] and w.game.version == 1
 
 
 def test_gb_step_through_a_wall_is_refused_naming_gb3(gb):

@@ -792,8 +792,49 @@ function drawReveal(view: View, s: GameState, e: BfExtra): void {
   }
 }
 
+const shapeLayers = new WeakMap<Board, { g: SVGGElement; key: string }>();
+
+/**
+ * Every placed tetromino stays visible as a shape (BF-3): the outer border of
+ * its four spaces in its player's colour, drawn from the history (a placement
+ * is `T:B2,C2,D2,C3`; its player owns those spaces).
+ */
+function drawShapes(board: Board, s: GameState): void {
+  let layer = shapeLayers.get(board);
+  if (!layer || !layer.g.isConnected) {
+    layer = { g: svg("g", { class: "bf-shapes", "aria-hidden": "true" }, board.over), key: "" };
+    shapeLayers.set(board, layer);
+  }
+  const key = s.history.join(" ");
+  if (key === layer.key) return;
+  layer.key = key;
+  layer.g.replaceChildren();
+  const cell = board.cell;
+  const inset = Math.max(1.5, cell * 0.08);
+  for (const move of s.history) {
+    const cells = placementCells(move).map((name) => board.index(name)).filter((i) => i >= 0);
+    if (cells.length !== 4) continue;
+    const owner = s.owners[cells[0]!] ?? -1;
+    const set = new Set(cells);
+    const parts: string[] = [];
+    for (const i of cells) {
+      const r = Math.floor(i / s.cols);
+      const c = i % s.cols;
+      const x = board.x(c);
+      const y = board.y(r);
+      if (r === 0 || !set.has(i - s.cols)) parts.push(`M${x},${y + inset}H${x + cell}`);
+      if (r === s.rows - 1 || !set.has(i + s.cols)) parts.push(`M${x},${y + cell - inset}H${x + cell}`);
+      if (c === 0 || !set.has(i - 1)) parts.push(`M${x + inset},${y}V${y + cell}`);
+      if (c === s.cols - 1 || !set.has(i + 1)) parts.push(`M${x + cell - inset},${y}V${y + cell}`);
+    }
+    svg("path", { class: `bf-shape-outline ${playerClass(owner)}`, d: parts.join(""), "data-shape": move,
+                  "stroke-width": Math.max(1.5, cell * 0.07) }, layer.g);
+  }
+}
+
 function update(board: Board, s: GameState): void {
   const view = views.get(board) ?? buildView(board);
+  drawShapes(board, s);
   const e = extraOf(s);
   // Picked cards belong to one player's bid in one turn; anything else clears them.
   const pickKey = `${e.phase}|${e.turn}|${s.current_player}|${bidder(s, e)}|${s.history.length}`;

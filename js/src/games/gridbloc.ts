@@ -586,6 +586,9 @@ function drawSlots(view: View, s: GameState, e: GbExtra, mode: Mode): void {
       if (!nextToHole) state = e.original.has(edge.name) ? "remove" : "add";
     } else if (offer && e.openEdges.has(edge.name)) {
       state = "add";
+    } else if (mode === "block" && (e.original.has(edge.name) || e.placed.includes(edge.name))) {
+      // a click on a wall goes to Python too, which says why nothing happens (GB-2)
+      state = "taken";
     }
     const near = view.armed && state !== "" && (edge.a === focus || edge.b === focus);
     const key = `${state}|${near}`;
