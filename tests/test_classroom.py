@@ -252,7 +252,7 @@ def test_the_notebook_is_in_the_package_with_a_kernelspec_and_no_outputs():
     assert nb["metadata"]["kernelspec"]["name"] == "python3"
     code = [c for c in nb["cells"] if c["cell_type"] == "code"]
     assert len(code) == 1 and code[0]["outputs"] == [] and code[0]["execution_count"] is None
-    assert any(c["cell_type"] == "markdown" and c["source"].startswith("# ") for c in nb["cells"])
+    assert any(c["cell_type"] == "markdown" and c["source"].startswith("#") for c in nb["cells"])
 
 
 def test_the_notebooks_code_makes_a_classroom():

@@ -151,7 +151,7 @@ def test_bf7_bf8_skips_and_gap_fills_are_announced():
     wall = "XOXOXOXOX"
     g = position([".....OXOX", wall] + ["........."] * 7)
     _, _, out = run(["IO", "", "LT", "A1 B1 C1 D1", "q"], game=g)
-    assert "X placed I on A1 B1 C1 D1.\n  * gap fill (BF-8): E1 to O" in out
+    assert "X placed I on A1 B1 C1 D1.\n  * gap fill (BF-8): E1 to Player 2 (O)" in out
 
 
 def test_bf_terminal_board_shows_fields_counts_and_control():

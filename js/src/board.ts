@@ -54,6 +54,8 @@ export class BoardView implements Board, HintHost {
   private flags: number[] = [];
   /** The mover's colour class on each legal cell ("" elsewhere). */
   private cellMover: string[] = [];
+  /** The cell painted before Python's answer (-1: none). */
+  private pendingIdx = -1;
   private byNotation = new Map<string, number>();
   rows = 0;
   cols = 0;
@@ -260,8 +262,27 @@ export class BoardView implements Board, HintHost {
     return out;
   }
 
+  /**
+   * Paint cell `i` as `predicted` has it, before Python's answer (a click's
+   * optimistic paint); the next `update` repaints the cell from the true state,
+   * confirming or rolling back.
+   */
+  paintPending(predicted: GameState, i: number, layer: GameLayer): void {
+    const g = this.pieceEls[i];
+    if (!g) return;
+    g.replaceChildren();
+    layer.drawPiece(g, predicted, i, this.cell);
+    g.classList.add("gw-pending");
+    this.pieceKeys[i] = "\u0002pending";
+    this.pendingIdx = i;
+  }
+
   /** Bring the cells, pieces, marks and last-move outline up to the state. */
   update(s: GameState, layer: GameLayer, showForbidden: boolean, showLegal: boolean): void {
+    if (this.pendingIdx >= 0) {
+      this.pieceEls[this.pendingIdx]?.classList.remove("gw-pending");
+      this.pendingIdx = -1;
+    }
     const legal = new Set((layer.legalCells ? layer.legalCells(s) : s.legal).map((m) => m.toUpperCase()));
     const forbidden = new Set(s.forbidden.map((m) => m.toUpperCase()));
     this.el.classList.toggle("gw-show-forbidden", showForbidden);

@@ -277,7 +277,23 @@ export class GridView {
     if (this.layer.activate?.(this.board, s, i)) return;
     const r = Math.floor(i / s.cols);
     const c = i % s.cols;
-    this.send({ type: "play", move: this.board.notation(r, c), version: s.version, player: s.current_player });
+    const move = this.board.notation(r, c);
+    this.paintAtOnce(s, i, move);
+    this.send({ type: "play", move, version: s.version, player: s.current_player });
+  }
+
+  /**
+   * A legal click paints the mover's piece in this frame (the legal moves are
+   * already in the page); Python's answer then confirms it or rolls it back.
+   */
+  private paintAtOnce(s: GameState, i: number, move: string): void {
+    if (!this.layer.predict || s.is_over || s.agent_to_move || s.current_player === null) return;
+    const seat = s.seats[s.current_player];
+    if (seat) return;  // an agent holds the seat: not ours to paint
+    const upper = move.toUpperCase();
+    if (!s.legal.some((m) => m.toUpperCase() === upper)) return;
+    const predicted = this.layer.predict(s, i);
+    if (predicted) this.board.paintPending(predicted, i, this.layer);
   }
 
   /** Tell the layer which cell is pointed at (only when it changes). */

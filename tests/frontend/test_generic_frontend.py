@@ -258,7 +258,7 @@ def test_simultaneous_picks_are_hidden_until_both_are_in(page, server):
     other = GAMES["Claim"]()
     other.play("C2", player=0)
     assert bridge.shown["state"]["steps"] == [] and widget.game_state()["legal"] == other.widget().game_state()["legal"]
-    expect(page.locator('[data-role="status"]')).to_contain_text("A has chosen")
+    expect(page.locator('[data-role="status"]')).to_contain_text("Player 1 (A) has chosen")
     page.locator('[data-cell="C1"]').click()  # B picks C1: revealed, one step
     wait_version(page, game.version)
     assert [str(s) for s in game.steps] == ["B1 + C1"] and game.scores == (2, 3)

@@ -30,6 +30,16 @@ export const gridlockLayer: GameLayer = {
   describe(s, i) {
     return s.cells[i] ?? "";
   },
+
+  predict(s, i) {
+    const p = s.current_player;
+    if (p === null || p < 0) return null;
+    const cells = s.cells.slice();
+    const owners = s.owners.slice();
+    cells[i] = s.players[p] ?? "";
+    owners[i] = p;
+    return { ...s, cells, owners };
+  },
 };
 
 registerGame("gridlock", gridlockLayer);

@@ -156,6 +156,22 @@ export const gridmaster4Layer: GameLayer = {
     return `GridMaster4 board, ${s.rows} by ${s.cols}`;
   },
 
+  predict(s, i) {
+    // the mover's next tile: one more than their highest (GM-2, GM-4)
+    const p = s.current_player;
+    if (p === null || p < 0) return null;
+    const e = extraOf(s);
+    const next = (e.players[p]?.score ?? 0) + 1;
+    const owners = s.owners.slice();
+    owners[i] = p;
+    const x = s.extra as Record<string, unknown>;
+    const tiles = e.tiles.slice();
+    const active = e.active.slice();
+    tiles[i] = next;
+    if (active.length === s.cells.length) active[i] = true;
+    return { ...s, owners, extra: { ...x, tiles, active } };
+  },
+
   pieceKey(s, i) {
     const e = extraOf(s);
     const owner = s.owners[i] ?? -1;

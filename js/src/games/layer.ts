@@ -93,6 +93,13 @@ export interface GameLayer {
    */
   activate?(board: Board, s: GameState, i: number): boolean;
   /**
+   * The position as it would look once the player to move plays cell `i`
+   * (only cell `i` need be right), painted at once on a click while Python
+   * checks the move: its answer confirms or rolls it back. `null` or no hook:
+   * nothing is painted before the answer.
+   */
+  predict?(s: GameState, i: number): GameState | null;
+  /**
    * A key pressed on the board, before the shared keys (arrows, Enter, U, R).
    * Return true when the layer handled it: the view then stops it from
    * reaching JupyterLab and from the shared key of the same name.
