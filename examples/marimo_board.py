@@ -31,5 +31,20 @@ def _(board, game, mo):
     return
 
 
+@app.cell
+def _(gw, mo):
+    # several live boards in one widget
+    pair = mo.ui.anywidget(gw.side_by_side(gw.GridMaster4(size=10, players=2), gw.GridBloc()))
+    pair
+    return (pair,)
+
+
+@app.cell
+def _(pair):
+    pair.value  # runs again after a move on either board
+    [f"{g.game_type.long_name}: {len(g.history)} moves" for g in pair.widget.games]
+    return
+
+
 if __name__ == "__main__":
     app.run()

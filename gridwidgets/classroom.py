@@ -35,8 +35,8 @@ from .core.game import Game
 from .core.gametype import Chance, Dynamics
 from .widgets.base import GameWidget
 
-__all__ = ["AGENTS", "GAMES", "HIDDEN_CONTROLS", "HOT_SEAT_BIDS", "PERSON", "AgentChoice", "BoardChoice", "Classroom", "GameChoice"]
-__all__ += ["games_menu"]
+__all__ = ["AGENTS", "GAMES", "HIDDEN_CONTROLS", "HOT_SEAT_BIDS", "PERSON", "AgentChoice", "BoardChoice", "Classroom"]
+__all__ += ["GameChoice", "games_menu"]
 
 #: the seat value for a person (clicks on the board)
 PERSON = "person"

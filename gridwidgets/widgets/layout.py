@@ -1,7 +1,8 @@
 """Several live boards in one output: :func:`side_by_side`.
 
-A row of boards is an ``ipywidgets.GridBox`` of the games' widgets, each under
-its title, wrapping onto the next line when the page is narrow. Like a single
+A row of boards is one anywidget (:class:`Boards`) drawing each game's board
+under its title, wrapping onto the next line when the page is narrow; every
+board stays its game's :class:`GameWidget`. Like a single
 board it keeps a static picture in its output (one SVG of every board under
 its title, and the same as PNG), so ``jupyter nbconvert --to html``, a
 documentation site, GitHub and a notebook not yet trusted show the boards
@@ -11,42 +12,94 @@ without a kernel.
 from __future__ import annotations
 
 import html
+import threading
 from typing import Any
 
-import ipywidgets
+import anywidget
+import traitlets
 
+from ..core.errors import shorten
 from ..core.game import Game
-from .base import GameWidget
+from .base import _STATIC, GameWidget
+
+#: ipywidgets' own traits, which a board's view does not need
+_WIDGET_INTERNALS = frozenset({"layout", "tabbable", "tooltip", "comm", "log", "keys"})
+
+
+def _synced_names(w: GameWidget) -> list[str]:
+    """The synced traits of a board the page reads (``state``, the toggles, ...)."""
+    return [k for k in w.keys if not k.startswith("_") and k not in _WIDGET_INTERNALS]
+
+
+def _values(w: GameWidget, names: list[str]) -> dict[str, Any]:
+    """A board's synced values, as its page would get them."""
+    return {k: getattr(w, k) for k in names}
 
 __all__ = ["Boards", "side_by_side"]
 
 
-class Boards(ipywidgets.GridBox):
+class Boards(anywidget.AnyWidget):
     """Live boards side by side, each under a title (made by :func:`side_by_side`).
+
+    One anywidget that draws every board's own view, so it is live wherever
+    anywidgets are (JupyterLab, Notebook 7, VS Code, Colab and marimo, which
+    draws no ipywidgets containers). Each board stays its game's
+    :class:`GameWidget`: the page's clicks and toggles reach it through this
+    widget (``{"board": k, "intent": ...}`` and ``{"board": k, "set": ...}``),
+    and its synced values come back in :attr:`views`.
 
     Attributes:
         boards: the game widgets, in the order given.
         titles: one title per board.
+        views: per board, its widget's synced values (``state``, the toggles, ...).
+        min_width: the narrowest a board's column may get, in CSS pixels.
+        seen_version: counts the page's moves it has drawn the answer to.
     """
+
+    _esm = _STATIC / "widget.js"
+    _css = _STATIC / "widget.css"
+
+    views = traitlets.List(traitlets.Dict()).tag(sync=True)
+    titles = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    min_width = traitlets.Int(300, min=100, max=2000).tag(sync=True)
+    #: how many times the page drew the answer to one of its own moves (the page
+    #: writes it: marimo re-runs the cells that read this widget when it changes)
+    seen_version = traitlets.Int(0, min=0).tag(sync=True)
 
     def __init__(self, boards: list[GameWidget], titles: list[str], min_width: int = 300) -> None:
         self.boards = list(boards)
-        self.titles = list(titles)
-        cells = [
-            ipywidgets.VBox(
-                [ipywidgets.HTML(f"<b>{html.escape(t)}</b>"), w],
-                layout=ipywidgets.Layout(min_width="0", overflow="hidden"),
-            )
-            for t, w in zip(self.titles, self.boards, strict=True)
-        ]
-        super().__init__(
-            cells,
-            layout=ipywidgets.Layout(
-                grid_template_columns=f"repeat(auto-fill, minmax({int(min_width)}px, 1fr))",
-                grid_gap="16px 24px",
-                width="100%",
-            ),
-        )
+        self._views_lock = threading.Lock()
+        self._synced = [_synced_names(w) for w in self.boards]
+        super().__init__(titles=list(titles), min_width=int(min_width),
+                         views=[_values(w, names) for w, names in zip(self.boards, self._synced, strict=True)])
+        for k, (w, names) in enumerate(zip(self.boards, self._synced, strict=True)):
+            w.observe(lambda _change, k=k: self._refresh(k), names=names)
+        self.on_msg(self._on_board_msg)
+
+    def _refresh(self, k: int) -> None:
+        """Board ``k``'s values changed (a move, a toggle, a hint): send them."""
+        with self._views_lock:
+            views = list(self.views)
+            views[k] = _values(self.boards[k], self._synced[k])
+            self.views = views
+
+    def _on_board_msg(self, _widget: Any, content: Any, _buffers: Any = None) -> None:
+        """A board's intent or trait update from the page; a malformed one is
+        refused with a status line on the first board. Never raises."""
+        try:
+            k = content.get("board") if isinstance(content, dict) else None
+            if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k < len(self.boards):
+                self.boards[0]._say(f"Refused: a message for no board ({shorten(repr(k), 24)}).")
+                return
+            board = self.boards[k]
+            if "intent" in content:
+                board.handle_intent(content["intent"])
+            elif "set" in content:
+                board.set_state(content["set"])
+            else:
+                board._say("Refused: a board message needs an intent or values to set.")
+        except Exception as exc:  # pragma: no cover - last line of defence
+            self.boards[0]._say(f"Internal error: {type(exc).__name__}: {shorten(str(exc), 60)}")
 
     @property
     def games(self) -> list[Game]:
@@ -118,7 +171,7 @@ def side_by_side(*items: Game | GameWidget, titles: list[str] | None = None, min
             boards wrap onto the next line below it.
 
     Returns:
-        A :class:`Boards` (an ``ipywidgets.GridBox``) to display.
+        A :class:`Boards` (an anywidget) to display.
 
     Raises:
         TypeError: an item is neither a :class:`~gridwidgets.Game` nor a game widget.

@@ -3,6 +3,7 @@
 import type { Render } from "@anywidget/types";
 import "./generic";
 import "./games/index";
+import { renderBoards } from "./multi";
 import { GridView } from "./view";
 import type { WidgetTraits } from "./types";
 import "./generated/palette.css";
@@ -13,6 +14,9 @@ export type { Board, GameLayer } from "./games/layer";
 export type { Contract, GameState, Intent, Scene, Target, WidgetTraits } from "./types";
 
 const render: Render<WidgetTraits> = ({ model, el }) => {
+  // gw.side_by_side's Boards: several boards in one widget (multi.ts)
+  const anyModel = model as unknown as Parameters<typeof renderBoards>[0];
+  if (Array.isArray(anyModel.get("views"))) return renderBoards(anyModel, el);
   const view = new GridView(model, el);
   return () => view.destroy();
 };

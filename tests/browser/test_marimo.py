@@ -29,6 +29,8 @@ if not harness.chromium_available():
 
 pytestmark = pytest.mark.browser
 
+from playwright.sync_api import expect  # noqa: E402
+
 EXAMPLE = harness.REPO_ROOT / "examples" / "marimo_board.py"
 
 
@@ -94,7 +96,8 @@ def test_marimo_a_click_plays_and_the_cell_reading_the_board_runs_again(browser,
         try:
             page.goto(server.url)
             # Playwright's CSS locators go into marimo's shadow roots
-            cell = page.locator('[data-cell="B2"]')
+            gridlock = page.locator('[data-game="gridlock"]')
+            cell = gridlock.locator('[data-cell="B2"]')
             if mode == "edit":  # the editor opens with the cells not yet run: "run all stale cells",
                 # once its kernel is connected (a click before that does nothing)
                 for _ in range(20):
@@ -108,16 +111,21 @@ def test_marimo_a_click_plays_and_the_cell_reading_the_board_runs_again(browser,
             page.get_by_text("0 moves played").first.wait_for(timeout=60_000)  # the report cell ran once
             cell.click()
             page.get_by_text("1 moves played (B2)").first.wait_for(timeout=30_000)
-            page.locator('[data-cell="D4"]').click()
+            gridlock.locator('[data-cell="D4"]').click()
             page.get_by_text("2 moves played (B2 D4)").first.wait_for(timeout=30_000)
             # the widget's own CSS reached the shadow root: the board is laid out as a grid
-            width = page.locator(".gw-board").first.evaluate("el => el.getBoundingClientRect().width")
+            width = gridlock.locator(".gw-board").evaluate("el => el.getBoundingClientRect().width")
             assert width > 150
             # and an illegal click is refused by Python without a re-run of the report
-            page.locator('[data-cell="C4"]').click()  # next to X's D4: O may not play there (GL-3)
-            page.locator('[data-role="message"]').first.wait_for(timeout=10_000)
-            assert "GL-3" in page.locator('[data-role="message"]').first.inner_text()
+            gridlock.locator('[data-cell="C4"]').click()  # next to O's D4: X may not play there (GL-3)
+            message = gridlock.locator('[data-role="message"]')
+            expect(message).to_contain_text("GL-3", timeout=10_000)
             assert page.get_by_text("2 moves played (B2 D4)").count() >= 1
+            # gw.side_by_side is one anywidget: its boards are live in marimo too
+            page.locator('[data-game="gridmaster4"] [data-cell="E5"]').click()
+            page.get_by_text("GridMaster4: 1 moves").first.wait_for(timeout=30_000)
+            page.locator('[data-game="gridbloc"] [data-cell="D4"]').click()  # the runner's first step (GB-3)
+            page.get_by_text("GridBloc: 1 moves").first.wait_for(timeout=30_000)
             # marimo's dark theme reaches the board (read from the page, not a page selector)
             page.evaluate("() => document.body.classList.add('dark')")
             page.wait_for_function(

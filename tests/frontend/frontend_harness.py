@@ -37,6 +37,13 @@ TRAITS = (
     "hints",
     "hint_budget",
     "hint_data",
+    "seen_version",
+    "hidden_controls",
+    "fit",
+    # gw.side_by_side's one widget (Boards)
+    "views",
+    "titles",
+    "min_width",
 )
 
 

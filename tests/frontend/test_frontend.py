@@ -8,6 +8,7 @@ Run: ``npm run build && pytest tests/frontend``.
 from __future__ import annotations
 
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -230,6 +231,38 @@ def test_keys_on_the_board_never_reach_the_notebook_vs_code(board):
     page.keyboard.press("Control+s")
     leaked = page.evaluate("window.leaked")
     assert "Enter+shift" in leaked and "s" in leaked, leaked
+
+
+def test_side_by_side_is_one_widget_with_a_live_board_per_game(page, server):
+    """gw.side_by_side draws each game's own board in one anywidget (live in
+    marimo, which draws no ipywidgets containers): clicks and toggles reach the
+    right game, moves from code show on the right board."""
+    first, second = gw.Gridlock(), gw.GridMaster4(size=10, players=2)
+    boards = gw.side_by_side(first, second, titles=["Left", "Right <b>"])
+    bridge = fh.open_widget(page, server, boards)
+    roots = page.locator(".gw-boards-live .gw-root")
+    expect(roots).to_have_count(2)
+    expect(page.locator(".gw-boards-title")).to_have_text(["Left", "Right <b>"])
+    page.locator('[data-game="gridlock"] [data-cell="B2"]').click()
+    page.wait_for_selector('[data-game="gridlock"][data-version="1"]', state="attached", timeout=5_000)
+    page.locator('[data-game="gridmaster4"] [data-cell="E5"]').click()
+    page.wait_for_selector('[data-game="gridmaster4"][data-version="1"]', state="attached", timeout=5_000)
+    assert [str(m) for m in first.history] == ["B2"] and [str(m) for m in second.history] == ["E5"]
+    # the page's write after its own move reached that board only
+    assert boards.boards[0].seen_version == 1 and boards.boards[1].seen_version == 1
+    assert boards.seen_version == 2  # and the one widget's own trait, for marimo
+    # a toggle of the Gridlock board sets that board's trait
+    page.locator('[data-game="gridlock"] button[data-action="toggle-forbidden"]').click()
+    deadline = time.monotonic() + 5
+    while boards.boards[0].show_forbidden and time.monotonic() < deadline:
+        page.wait_for_timeout(20)  # the page's save reaches Python through the bridge
+    assert boards.boards[0].show_forbidden is False and boards.boards[1].show_forbidden is True
+    # a move from code shows on its board
+    first.play("D4")
+    bridge.push()
+    page.wait_for_selector('[data-game="gridlock"][data-version="2"]', state="attached", timeout=5_000)
+    assert "O" in (page.locator('[data-game="gridlock"] [data-cell="D4"]').get_attribute("aria-label") or "")
+    boards.close()
 
 
 def test_toggle_forbidden(board):
