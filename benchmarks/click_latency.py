@@ -242,7 +242,8 @@ def run(
                     timeout,
                 )
                 first = nb.page.evaluate(
-                    "(m) => { const r = window.__lat.first.filter(f => f.label === m).pop(); return r ? r.frame : null; }",
+                    "(m) => { const r = window.__lat.first.filter(f => f.label === m).pop();"
+                    " return r ? r.frame : null; }",
                     move,
                 )
                 if i >= warmup:
