@@ -36,7 +36,7 @@ from .core.gametype import Chance, Dynamics
 from .widgets.base import GameWidget
 
 __all__ = ["AGENTS", "GAMES", "HIDDEN_CONTROLS", "HOT_SEAT_BIDS", "PERSON", "AgentChoice", "BoardChoice", "Classroom"]
-__all__ += ["GameChoice", "games_menu"]
+__all__ += ["GameChoice", "explain", "games_menu", "seat_board", "start_game"]
 
 #: the seat value for a person (clicks on the board)
 PERSON = "person"
@@ -250,47 +250,20 @@ class Classroom(ipywidgets.VBox):
     # -- building ------------------------------------------------------------
     def new_game(self) -> Game:
         """Start a new game of the chosen kind, board and seats; return it."""
-        choice = self.choice
-        options = dict(choice.boards[self.board_picker.value].options)
-        if choice.seeded:
-            options["seed"] = self.seed
-        self._game = choice.cls(**options)
+        self._game = start_game(self.game_picker.value, self.board_picker.value, seed=self.seed)
         self._seat_board()
         return self._game
-
-    def _agents(self) -> dict[int, Agent]:
-        agents = {}
-        for p, kind in self.seats.items():
-            if kind != PERSON:
-                agents[p] = AGENTS[kind].make(None if self.seed is None else self.seed + p)
-        return agents
 
     def _seat_board(self) -> None:
         """Put a fresh board widget for :attr:`game` with the chosen seats in the box."""
         old = self._widget
-        # students get one New game (the app's, above the board), no board editor, no export
-        self._widget = self.game.widget(agents=self._agents(), delay=self.delay, hidden_controls=list(HIDDEN_CONTROLS),
-                                        fit="big" if self.big_screen.value else "screen")
-        self._explain()  # first: the page has the explanation by the time it draws the board
+        self._widget = seat_board(self.game, self.seats, seed=self.seed, delay=self.delay,
+                                  big_screen=self.big_screen.value)
+        # first: the page has the explanation by the time it draws the board
+        self.status.value = explain(self.game_picker.value, self.board_picker.value, self.game, self.seats)
         self.board_box.children = (self._widget,)
         if old is not None:
             old.close()
-
-    def _explain(self) -> None:
-        choice, g = self.choice, self.game
-        seats = self.seats
-        people = [p for p, kind in seats.items() if kind == PERSON]
-        who = ", ".join(
-            f"{html.escape(g.players[p])}: {'a person' if kind == PERSON else AGENTS[kind].label}"
-            for p, kind in seats.items()
-        )
-        parts = [f"<b>{html.escape(choice.label)}</b>, {html.escape(choice.boards[self.board_picker.value].label)}."
-                 f" {who}.", html.escape(choice.how)]
-        if type(g).game_type.dynamics is Dynamics.SIMULTANEOUS and len(people) >= 2:
-            parts.append(html.escape(HOT_SEAT_BIDS))
-        if not people:
-            parts.append("Every seat is an agent: press Play on the board to watch.")
-        self.status.value = " ".join(parts)
 
     def _fill_boards(self, board: str | None = None) -> None:
         boards = self.choice.boards
@@ -364,6 +337,63 @@ class Classroom(ipywidgets.VBox):
     def __repr__(self) -> str:
         seats = ", ".join(f"{p}={k}" for p, k in self.seats.items())
         return f"Classroom({self.choice.label} {self.board_picker.value}, seats: {seats}; {self._widget!r})"
+
+
+def start_game(game: str, board: str | None = None, *, seed: int | None = None) -> Game:
+    """A new game for the classroom: ``game`` a key of :func:`games_menu`,
+    ``board`` a key of its boards (default: the first); ``seed`` seeds a setup
+    drawn by chance (None: a different one each time).
+
+    Raises:
+        ValueError: for an unknown game or board.
+    """
+    menu = games_menu()
+    if game not in menu:
+        raise ValueError(f"unknown game {str(game)[:40]!r}: one of {', '.join(menu)}")
+    choice = menu[game]
+    board = board if board is not None else next(iter(choice.boards))
+    if board not in choice.boards:
+        raise ValueError(f"unknown board {str(board)[:40]!r} for {choice.label}: one of {', '.join(choice.boards)}")
+    options = dict(choice.boards[board].options)
+    if choice.seeded:
+        options["seed"] = seed
+    return choice.cls(**options)
+
+
+def seat_board(game: Game, seats: Mapping[int, str], *, seed: int | None = None, delay: int = 400,
+               big_screen: bool = False) -> GameWidget:
+    """The classroom's board for ``game``: the seats given to people
+    (``"person"``) or agents (keys of :data:`AGENTS`, seat ``p`` seeded
+    ``seed + p``), the board's own *New game*, editor and export hidden
+    (:data:`HIDDEN_CONTROLS`), fitted to the window (``fit="screen"``, or
+    ``"big"`` for a projector).
+
+    Raises:
+        ValueError: for a seat that is not a player or an unknown kind.
+    """
+    _check_seats(tuple(game.players), seats)
+    agents = {p: AGENTS[kind].make(None if seed is None else seed + p) for p, kind in seats.items() if kind != PERSON}
+    return game.widget(agents=agents, delay=int(delay), hidden_controls=list(HIDDEN_CONTROLS),
+                       fit="big" if big_screen else "screen")
+
+
+def explain(game: str, board: str, played: Game, seats: Mapping[int, str]) -> str:
+    """The classroom's explanation (HTML): the game and board, who plays each
+    seat, how to play (the game's ``how_to_play``), and for two people at one
+    screen at a simultaneous node how a choice stays secret (C-5)."""
+    choice = games_menu()[game]
+    people = [p for p, kind in seats.items() if kind == PERSON]
+    who = ", ".join(
+        f"{html.escape(played.players[p])}: {'a person' if kind == PERSON else AGENTS[kind].label}"
+        for p, kind in seats.items()
+    )
+    parts = [f"<b>{html.escape(choice.label)}</b>, {html.escape(choice.boards[board].label)}. {who}.",
+             html.escape(choice.how)]
+    if type(played).game_type.dynamics is Dynamics.SIMULTANEOUS and len(people) >= 2:
+        parts.append(html.escape(HOT_SEAT_BIDS))
+    if not people:
+        parts.append("Every seat is an agent: press Play on the board to watch.")
+    return " ".join(parts)
 
 
 def _players(choice: GameChoice, board: str) -> tuple[str, ...]:

@@ -38,8 +38,9 @@ class Marimo:
     """``marimo <mode> examples/marimo_board.py`` on 127.0.0.1 and a free port,
     in its own session; stopped by its PID (and what it started, by theirs)."""
 
-    def __init__(self, mode: str):
+    def __init__(self, mode: str, notebook: str = "marimo_board.py"):
         self.mode = mode
+        self.notebook = notebook
         self.port = harness.free_port()
         self.url = f"http://127.0.0.1:{self.port}/"
         self.proc: subprocess.Popen | None = None
@@ -48,8 +49,8 @@ class Marimo:
 
     def __enter__(self) -> Marimo:
         tmp = Path(self._tmp.name)
-        notebook = tmp / "marimo_board.py"
-        shutil.copy(EXAMPLE, notebook)
+        notebook = tmp / self.notebook
+        shutil.copy(EXAMPLE.with_name(self.notebook), notebook)
         env = dict(os.environ, HOME=str(tmp), XDG_CONFIG_HOME=str(tmp / "config"), XDG_CACHE_HOME=str(tmp / "cache"),
                    PYTHONPATH=os.pathsep.join([str(harness.REPO_ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]))
         marimo = Path(sys.executable).with_name("marimo")
@@ -131,6 +132,37 @@ def test_marimo_a_click_plays_and_the_cell_reading_the_board_runs_again(browser,
             page.wait_for_function(
                 "() => [...document.querySelectorAll('*')].some(e => e.shadowRoot && "
                 "e.shadowRoot.querySelector('.gw-root.gw-dark'))", timeout=10_000)
+            # with its own dark colours, not JupyterLab's (absent here): light text on a dark board
+            ink = gridlock.locator('[data-role="status"]').evaluate("e => getComputedStyle(e).color")
+            rgb = [int(x) for x in ink[ink.index("(") + 1 : ink.index(")")].split(",")[:3]]
+            assert sum(rgb) / 3 > 180, ink
+        except Exception:
+            print(server.log())
+            raise
+        finally:
+            page.context.close()
+
+
+def test_marimo_the_classroom_app_plays_and_seats_an_agent(browser):
+    """examples/marimo_classroom.py: the classroom's games, seats and
+    explanation with marimo's menus, and its board live."""
+    with Marimo("run", "marimo_classroom.py") as server:
+        page = browser.new_page()
+        try:
+            page.goto(server.url)
+            board = page.locator('[data-game="gridlock"]')
+            board.locator('[data-cell="B2"]').wait_for(timeout=90_000)
+            page.get_by_text("X: a person, O: a person").first.wait_for(timeout=30_000)
+            # the classroom hides the board's own New game, its editor and export
+            expect(board.locator('button[data-action="new"]')).to_be_hidden()
+            board.locator('[data-cell="B2"]').click()
+            expect(board).to_have_attribute("data-version", "1", timeout=30_000)
+            # O to an agent: the position stays, and the agent answers
+            page.get_by_label("O", exact=True).select_option(label="Random")
+            page.get_by_text("O: Random").first.wait_for(timeout=30_000)
+            board = page.locator('[data-game="gridlock"]')
+            expect(board).to_have_attribute("data-version", "2", timeout=30_000)
+            assert "X" in (board.locator('[data-cell="B2"]').get_attribute("aria-label") or "")
         except Exception:
             print(server.log())
             raise
