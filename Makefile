@@ -39,9 +39,9 @@ chromium:
 lab: setup
 	$(BIN)/jupyter lab --ip=$(HOST) --ServerApp.root_dir=notebooks --LabApp.default_url=/lab/tree/00-welcome.ipynb \
 	  --LabApp.news_url=None --ServerApp.log_level=WARN $(if $(filter 0,$(shell id -u)),--allow-root) 2>&1 \
-	  | awk '/Fail to get yarn configuration/ {skip = 1} !skip {print; fflush()} /^Node.js v/ {skip = 0}'
-# (the filter hides one known start-up error of JupyterLab's bundled yarn, which
-#  does not matter here: nothing is built at start-up)
+	  | sed -u '/Fail to get yarn configuration/,/^Node\.js v/d'
+# (the filter, line by line, hides one known start-up error of JupyterLab's
+#  bundled yarn, which does not matter here: nothing is built at start-up)
 
 # the classroom app: a standalone page (Voila) to pick a game and play, no code shown
 classroom: setup
