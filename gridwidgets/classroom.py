@@ -317,6 +317,11 @@ class Classroom(ipywidgets.VBox):
         self.new_game()
 
     def _on_big_screen(self, change: Any) -> None:
+        # the explanation makes way for the board (widget.css: .gw-big-screen)
+        if change["new"]:
+            self.add_class("gw-big-screen")
+        else:
+            self.remove_class("gw-big-screen")
         if self._widget is not None:
             self._widget.fit = "big" if change["new"] else "screen"
 

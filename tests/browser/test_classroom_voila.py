@@ -188,3 +188,40 @@ def test_dark_theme_page_and_board_follow_it(browser):
             assert min(r, g, b) > 180, theme
         finally:
             page.close()
+
+
+def test_classroom_fits_a_1280x720_projector_with_one_new_game_and_a_big_screen(voila, browser):
+    """At 1280x720 the whole 20x20 GridMaster4 board and the 9x9 Block Four
+    board show without scrolling; the board's own New game, editor and export
+    are hidden (the page has one New game); Big screen makes the board larger."""
+    context = browser.browser.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    try:
+        page.goto(voila.url, wait_until="domcontentloaded")
+        cp = ClassroomPage(page)
+        cp.wait_board()
+        for label, game in (("GridMaster4", "gridmaster4"), ("Block Four", "blockfour"), ("GridBloc", "gridbloc")):
+            cp.pick_game(label)
+            cp.wait_board(game)
+            board = page.locator(f'.gw-classroom [data-game="{game}"] .gw-svg')
+            page.wait_for_function(
+                "(sel) => { const b = document.querySelector(sel).getBoundingClientRect();"
+                " return b.bottom <= innerHeight && b.height > 300; }",
+                arg=f'.gw-classroom [data-game="{game}"] .gw-svg', timeout=10_000,
+            )
+            box = board.bounding_box()
+            assert box["y"] >= 0 and box["y"] + box["height"] <= 720, (game, box)
+            assert page.evaluate("() => scrollY") == 0
+            root = page.locator(f'.gw-classroom [data-game="{game}"]')
+            for action in ("new", "toggle-edit", "export"):
+                assert root.locator(f'[data-action="{action}"]:visible').count() == 0, (game, action)
+        assert page.locator(".gw-classroom button:visible", has_text="New game").count() == 1
+        # Big screen: the board grows (it fills the width the window allows)
+        before = page.locator('.gw-classroom [data-game="gridbloc"] .gw-svg').bounding_box()["width"]
+        page.locator(".gw-classroom-big button, button.gw-classroom-big").first.click()
+        page.wait_for_function(
+            "(w) => document.querySelector('.gw-classroom [data-game=\"gridbloc\"] .gw-svg')"
+            ".getBoundingClientRect().width > w + 20", arg=before, timeout=10_000,
+        )
+    finally:
+        context.close()
