@@ -56,3 +56,17 @@ def boards_in_html(page: str) -> tuple[int, int]:
     """(board pictures as <img> data URLs, boards inlined as <svg>) in a page."""
     images = sum(base64.b64decode(b64).decode("utf-8").count(STATIC) for b64 in SVG_IMG.findall(page))
     return images, page.count(STATIC)
+
+
+def advance(g, n: int, seed: int = 0):
+    """``g`` after ``n`` random steps (every player to act at a simultaneous
+    node chooses), or fewer if it ends; a fixed seed gives the same position."""
+    import random
+
+    rng = random.Random(seed)
+    for _ in range(n):
+        if g.is_over:
+            break
+        for p in g.players_to_move:
+            g.play(rng.choice(g.legal_moves(p)), player=p)
+    return g

@@ -14,7 +14,6 @@ import io
 import itertools
 import json
 import math
-import random
 import re
 import shutil
 import subprocess
@@ -23,6 +22,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from boards import advance
 from PIL import Image
 
 import gridwidgets as gw
@@ -32,17 +32,6 @@ from gridwidgets.core.palette import colour
 
 ROOT = Path(__file__).resolve().parents[1]
 PALETTE = json.loads((ROOT / "gridwidgets" / "core" / "palette.json").read_text())
-
-
-def advance(g, n, seed=0):
-    """``n`` random steps (every player to act at a simultaneous node)."""
-    rng = random.Random(seed)
-    for _ in range(n):
-        if g.is_over:
-            break
-        for p in g.players_to_move:
-            g.play(rng.choice(g.legal_moves(p)), player=p)
-    return g
 
 
 def texts(svg: str) -> list[str]:

@@ -6,7 +6,6 @@ with rsvg-convert)."""
 from __future__ import annotations
 
 import io
-import random
 import sys
 from pathlib import Path
 
@@ -25,6 +24,8 @@ if not fh.CHROMIUM.exists():
 pytest.importorskip("playwright.sync_api")
 Image = pytest.importorskip("PIL.Image")
 
+from boards import advance  # noqa: E402  (tests/boards.py)
+
 from gridwidgets.core import registry  # noqa: E402
 from gridwidgets.core.draw import to_png  # noqa: E402
 
@@ -32,16 +33,6 @@ from gridwidgets.core.draw import to_png  # noqa: E402
 #: rendering of one picture; measured here 0.9 to 1.9 (font hinting and
 #: anti-aliasing); text 4 px off its line (dominant-baseline ignored) costs 3.7 to 6.5
 TOLERANCE = 2.6
-
-
-def _advance(g, n, seed):
-    rng = random.Random(seed)
-    for _ in range(n):
-        if g.is_over:
-            break
-        for p in g.players_to_move:
-            g.play(rng.choice(g.legal_moves(p)), player=p)
-    return g
 
 
 def _array(png: bytes, size=None) -> np.ndarray:
@@ -56,7 +47,7 @@ def _array(png: bytes, size=None) -> np.ndarray:
 def test_chromium_draws_the_picture_as_resvg_does(page, name):
     import re
 
-    g = _advance(registry.make(name), 12, seed=7)
+    g = advance(registry.make(name), 12, seed=7)
     svg = g.to_svg()
     page.set_content(f'<html><body style="margin:0;background:#fff">{svg}</body></html>')
     shot = page.locator("svg.gw-static").screenshot()
