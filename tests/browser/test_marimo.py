@@ -38,9 +38,10 @@ class Marimo:
     """``marimo <mode> examples/marimo_board.py`` on 127.0.0.1 and a free port,
     in its own session; stopped by its PID (and what it started, by theirs)."""
 
-    def __init__(self, mode: str, notebook: str = "marimo_board.py"):
+    def __init__(self, mode: str, notebook: str | Path = "marimo_board.py"):
         self.mode = mode
-        self.notebook = notebook
+        # an example's name, or a path to a marimo notebook
+        self.source = EXAMPLE.with_name(notebook) if isinstance(notebook, str) else Path(notebook)
         self.port = harness.free_port()
         self.url = f"http://127.0.0.1:{self.port}/"
         self.proc: subprocess.Popen | None = None
@@ -49,8 +50,8 @@ class Marimo:
 
     def __enter__(self) -> Marimo:
         tmp = Path(self._tmp.name)
-        notebook = tmp / self.notebook
-        shutil.copy(EXAMPLE.with_name(self.notebook), notebook)
+        notebook = tmp / self.source.name
+        shutil.copy(self.source, notebook)
         env = dict(os.environ, HOME=str(tmp), XDG_CONFIG_HOME=str(tmp / "config"), XDG_CACHE_HOME=str(tmp / "cache"),
                    PYTHONPATH=os.pathsep.join([str(harness.REPO_ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]))
         marimo = Path(sys.executable).with_name("marimo")
@@ -163,6 +164,35 @@ def test_marimo_the_classroom_app_plays_and_seats_an_agent(browser):
             board = page.locator('[data-game="gridlock"]')
             expect(board).to_have_attribute("data-version", "2", timeout=30_000)
             assert "X" in (board.locator('[data-cell="B2"]').get_attribute("aria-label") or "")
+        except Exception:
+            print(server.log())
+            raise
+        finally:
+            page.context.close()
+
+
+def test_marimo_the_welcome_notebook_converted_unchanged_has_four_live_boards(browser, tmp_path):
+    """``marimo convert notebooks/00-welcome.ipynb``, then ``marimo run``: the
+    tutorial, unchanged, shows its four boards live (side_by_side is one
+    anywidget) and a click plays."""
+    marimo = Path(sys.executable).with_name("marimo")
+    converted = tmp_path / "welcome.py"
+    subprocess.run([str(marimo) if marimo.exists() else "marimo", "convert",
+                    str(harness.REPO_ROOT / "notebooks" / "00-welcome.ipynb"), "-o", str(converted)],
+                   check=True, capture_output=True, timeout=120)
+    with Marimo("run", converted) as server:
+        page = browser.new_page()
+        try:
+            page.goto(server.url)
+            for game in ("gridlock", "gridmaster4", "blockfour", "gridbloc"):
+                page.locator(f'[data-game="{game}"] [data-cell]').first.wait_for(timeout=90_000)
+            board = page.locator('[data-game="gridlock"]').first
+            # the notebook's cell played B2 for X; O answers by a click
+            expect(board.locator('[data-cell="B2"]')).to_have_attribute("aria-label", "B2, X")
+            version = int(board.get_attribute("data-version"))
+            board.locator('[data-cell="D4"]').click()
+            expect(board).to_have_attribute("data-version", str(version + 1), timeout=30_000)
+            expect(board.locator('[data-cell="D4"]')).to_have_attribute("aria-label", "D4, O")
         except Exception:
             print(server.log())
             raise
