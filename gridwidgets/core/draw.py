@@ -140,7 +140,7 @@ def _star(cx: float, cy: float, rad: float) -> str:
     return " ".join(pts)
 
 
-def default_size(cols: int, rows: int = 0) -> int:
+def default_size(cols: int) -> int:
     """The default width of a board (labels and cells, CSS pixels) with
     ``cols`` columns: 320, or wider so that a cell is at least
     :data:`MIN_CELL` (no text under 11 px)."""
@@ -189,7 +189,7 @@ def render_svg(scene: Any, size: int | None = None, panel: str = "auto") -> str:
     rows, cols = scene.rows, scene.cols
     label_font = 12.0
     left = _text_width(str(rows), label_font) + 6
-    width_board = float(size if size is not None else default_size(cols, rows))
+    width_board = float(size if size is not None else default_size(cols))
     cell = max(4.0, (width_board - left - 2) / cols)
     label_font = max(6.0, min(12.0, cell * 0.5))
     top = label_font + 6
