@@ -418,16 +418,29 @@ def _group_border(scene: Any, region: Any, ox: float, oy: float, cell: float) ->
     colour_ = _player_colour(scene, region.player)
     inset = max(1.5, cell * 0.08)
     parts = []
+
+    def end(along: bool, diagonal: bool) -> float:
+        # an edge's end: pulled in at a convex corner, pushed out at a concave one
+        return inset if not along else -inset if diagonal else 0.0
+
     for r, c in sorted(cells):
         x, y = ox + c * cell, oy + r * cell
         if (r - 1, c) not in cells:
-            parts.append(f"M{x:.1f},{y + inset:.1f}H{x + cell:.1f}")
+            x1 = x + end((r, c - 1) in cells, (r - 1, c - 1) in cells)
+            x2 = x + cell - end((r, c + 1) in cells, (r - 1, c + 1) in cells)
+            parts.append(f"M{x1:.1f},{y + inset:.1f}H{x2:.1f}")
         if (r + 1, c) not in cells:
-            parts.append(f"M{x:.1f},{y + cell - inset:.1f}H{x + cell:.1f}")
+            x1 = x + end((r, c - 1) in cells, (r + 1, c - 1) in cells)
+            x2 = x + cell - end((r, c + 1) in cells, (r + 1, c + 1) in cells)
+            parts.append(f"M{x1:.1f},{y + cell - inset:.1f}H{x2:.1f}")
         if (r, c - 1) not in cells:
-            parts.append(f"M{x + inset:.1f},{y:.1f}V{y + cell:.1f}")
+            y1 = y + end((r - 1, c) in cells, (r - 1, c - 1) in cells)
+            y2 = y + cell - end((r + 1, c) in cells, (r + 1, c - 1) in cells)
+            parts.append(f"M{x + inset:.1f},{y1:.1f}V{y2:.1f}")
         if (r, c + 1) not in cells:
-            parts.append(f"M{x + cell - inset:.1f},{y:.1f}V{y + cell:.1f}")
+            y1 = y + end((r - 1, c) in cells, (r - 1, c + 1) in cells)
+            y2 = y + cell - end((r + 1, c) in cells, (r + 1, c + 1) in cells)
+            parts.append(f"M{x + cell - inset:.1f},{y1:.1f}V{y2:.1f}")
     label = escape(region.label) if region.label else "shape"
     return (f'<path class="gw-group" d="{"".join(parts)}" fill="none" stroke="{colour_}" '
             f'stroke-width="{max(1.5, cell * 0.08):.1f}" stroke-linecap="square"><title>{label}</title></path>')

@@ -200,7 +200,7 @@ function card(e: BfExtra, shape: string, player: number, where: "hand" | "table"
   const cells = cardCells(e, shape);
   const h = Math.max(...cells.map((p) => p[0] + 1));
   const w = Math.max(...cells.map((p) => p[1] + 1));
-  const sq = Math.max(4, Math.min(7, Math.floor(Math.min(22 / w, 22 / h))));
+  const sq = Math.max(5, Math.min(8, Math.floor(Math.min(28 / w, 28 / h))));  // readable when projected
   el.appendChild(shapeIcon(cells, sq));
   html("span", { class: "bf-letter", "aria-hidden": "true" }, shape, el);
   return el;
@@ -817,18 +817,30 @@ function drawShapes(board: Board, s: GameState): void {
     const owner = s.owners[cells[0]!] ?? -1;
     const set = new Set(cells);
     const parts: string[] = [];
+    const has = (r: number, c: number): boolean =>
+      r >= 0 && r < s.rows && c >= 0 && c < s.cols && set.has(r * s.cols + c);
+    // each outer edge, inset; its ends pulled in at a convex corner, pushed out at a concave one
+    const end = (along: boolean, diagonal: boolean): number => (!along ? inset : diagonal ? -inset : 0);
     for (const i of cells) {
       const r = Math.floor(i / s.cols);
       const c = i % s.cols;
       const x = board.x(c);
       const y = board.y(r);
-      if (r === 0 || !set.has(i - s.cols)) parts.push(`M${x},${y + inset}H${x + cell}`);
-      if (r === s.rows - 1 || !set.has(i + s.cols)) parts.push(`M${x},${y + cell - inset}H${x + cell}`);
-      if (c === 0 || !set.has(i - 1)) parts.push(`M${x + inset},${y}V${y + cell}`);
-      if (c === s.cols - 1 || !set.has(i + 1)) parts.push(`M${x + cell - inset},${y}V${y + cell}`);
+      if (!has(r - 1, c)) {
+        parts.push(`M${x + end(has(r, c - 1), has(r - 1, c - 1))},${y + inset}H${x + cell - end(has(r, c + 1), has(r - 1, c + 1))}`);
+      }
+      if (!has(r + 1, c)) {
+        parts.push(`M${x + end(has(r, c - 1), has(r + 1, c - 1))},${y + cell - inset}H${x + cell - end(has(r, c + 1), has(r + 1, c + 1))}`);
+      }
+      if (!has(r, c - 1)) {
+        parts.push(`M${x + inset},${y + end(has(r - 1, c), has(r - 1, c - 1))}V${y + cell - end(has(r + 1, c), has(r + 1, c - 1))}`);
+      }
+      if (!has(r, c + 1)) {
+        parts.push(`M${x + cell - inset},${y + end(has(r - 1, c), has(r - 1, c + 1))}V${y + cell - end(has(r + 1, c), has(r + 1, c + 1))}`);
+      }
     }
     svg("path", { class: `bf-shape-outline ${playerClass(owner)}`, d: parts.join(""), "data-shape": move,
-                  "stroke-width": Math.max(1.5, cell * 0.07) }, layer.g);
+                  "stroke-width": Math.max(1.5, cell * 0.05) }, layer.g);
   }
 }
 
