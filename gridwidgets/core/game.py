@@ -690,6 +690,17 @@ class Game(ABC):
         p = self.current_player
         return () if p is None else (p,)
 
+    def hidden_submissions(self) -> dict[int, Any]:
+        """The submissions of this simultaneous node still hidden, ``{player:
+        move}``: what the holder of the true game keeps (a server's database,
+        to restore the node after a restart). Never for a page or an agent,
+        which get :meth:`view_for`; on a view, the hidden moves are placeholders.
+
+        Replay with ``play(move, player=p)`` in player order to restore them.
+        """
+        with self._lock:
+            return dict(self._pending)
+
     @property
     def pending(self) -> tuple[int, ...]:
         """The players whose submission at this simultaneous node is in but
