@@ -1608,6 +1608,15 @@ class Game(ABC):
 
         return png_with_size(self.to_svg())
 
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> tuple[dict[str, Any], dict[str, Any]]:
+        # the SVG and its PNG from one drawing of the position (IPython skips
+        # _repr_svg_ and _repr_png_ for what this bundle already holds)
+        from .draw import png_with_size
+
+        svg = self.to_svg()
+        png, size = png_with_size(svg)
+        return {"image/svg+xml": svg, "image/png": png}, {"image/png": size}
+
     def picture(self, **options: Any) -> Any:
         """The static picture with options (those of :meth:`to_svg`, e.g.
         ``show_forbidden=True``) as a :class:`~gridwidgets.core.draw.Picture`,
