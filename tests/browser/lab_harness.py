@@ -242,12 +242,7 @@ class JupyterLab:
             try:
                 self.proc.wait(timeout=timeout)
             except subprocess.TimeoutExpired:
-                self.proc.terminate()
-                try:
-                    self.proc.wait(timeout=5)
-                except subprocess.TimeoutExpired:
-                    self.proc.kill()
-                    self.proc.wait(timeout=5)
+                stop_process(self.proc, 5)
         _end_processes(children)
         if self._log:
             self._log.close()
@@ -327,6 +322,19 @@ def descendants(proc: subprocess.Popen | None) -> list:
         return psutil.Process(proc.pid).children(recursive=True)
     except psutil.Error:
         return []
+
+
+def stop_process(proc: subprocess.Popen, timeout: float) -> None:
+    """SIGTERM ``proc`` (a process this harness started), wait up to
+    ``timeout`` seconds, then SIGKILL it and wait for it."""
+    if proc.poll() is not None:
+        return
+    proc.terminate()
+    try:
+        proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(timeout=5)
 
 
 def read_log(path: Path | None) -> str:

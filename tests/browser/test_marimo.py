@@ -75,17 +75,12 @@ class Marimo:
         raise RuntimeError(f"marimo {self.mode} did not start: {self.log()}")
 
     def log(self) -> str:
-        return self.log_path.read_text(errors="replace")[-3000:] if self.log_path.exists() else ""
+        return harness.read_log(self.log_path)
 
     def __exit__(self, *exc) -> None:
         kids = harness.descendants(self.proc)
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=10)
+        if self.proc is not None:
+            harness.stop_process(self.proc, 10)
         harness._end_processes(kids)
         self._log.close()
         self._tmp.cleanup()

@@ -31,7 +31,16 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from lab_harness import REPO_ROOT, TIMEOUT, _end_processes, descendants, free_port, jupyter_env, read_log
+from lab_harness import (
+    REPO_ROOT,
+    TIMEOUT,
+    _end_processes,
+    descendants,
+    free_port,
+    jupyter_env,
+    read_log,
+    stop_process,
+)
 
 __all__ = ["ClassroomPage", "VoilaClassroom"]
 
@@ -109,13 +118,7 @@ class VoilaClassroom:
         if self.proc is None:
             return
         children = descendants(self.proc)  # kernels live in their own sessions: remember them now
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=5)
+        stop_process(self.proc, timeout)
         self.leftovers = [p for p in children if p.is_running()]
         _end_processes(children)
         if self._log:
