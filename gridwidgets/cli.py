@@ -225,7 +225,31 @@ def main(argv: Sequence[str] | None = None) -> int:
                       "the network, at your own risk: see docs/classroom.md)")
     room.add_argument("--theme", choices=("light", "dark"), default="light",
                       help="the page's colours (default light; dark suits a projector in a dark room)")
+    rooms = room.add_argument_group(
+        "rooms", "--rooms serves a class on several devices instead (Solara; pip install 'gridwidgets[rooms]'): "
+        "students join a room with its code and play each other from their own seats; the teacher's page "
+        "watches every game. See docs/classroom.md.")
+    rooms.add_argument("--rooms", action="store_true", help="serve rooms for a class on several devices")
+    rooms.add_argument("--db", default=None, metavar="FILE",
+                       help="the rooms' SQLite file (default gridwidgets-rooms.sqlite here); a restart finds "
+                       "every room, seat and game in it")
+    rooms.add_argument("--game", default=None, help="open a room of this game at start (default: the first game, "
+                       "if the file has no room yet)")
+    rooms.add_argument("--board", default=None, help="that room's board (a key of the game's presets)")
+    rooms.add_argument("--pairing", default="arrival", choices=("arrival", "round-robin", "agent"),
+                       help="how that room pairs its students (default: in arrival order)")
+    rooms.add_argument("--agent", default="random", help="who plays a seat without a student: random, greedy, "
+                       "mcts-quick or mcts-strong (default random)")
     args = parser.parse_args(argv)
+    if args.command == "classroom" and args.rooms:
+        from .rooms.server import DEFAULT_DB, serve_rooms
+
+        try:
+            return serve_rooms(args.db or DEFAULT_DB, host=args.ip, port=args.port or 8765, game=args.game,
+                               board=args.board, pairing=args.pairing, agent=args.agent,
+                               open_browser=not args.no_browser)
+        except (ImportError, ValueError) as exc:
+            room.error(str(exc))
     if args.command == "classroom":
         from .apps import serve_classroom
 

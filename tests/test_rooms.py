@@ -151,3 +151,231 @@ def test_bad_room_choices_and_codes_are_refused(db):
         rooms.room("Q" * 10_000)
     assert set(PAIRINGS) == {"arrival", "round-robin", "agent"}
     assert all(name in registry.names() for name in {r.game_name for r in rooms.rooms()})
+
+
+# -- every registered game, played to the end from seats; results and downloads ----------------
+def _play_out(room, seats, seed=0):
+    """Random legal moves from the seats until every game of the round is over."""
+    import random
+
+    rnd = random.Random(seed)
+    for rg in room.games:
+        g = rg.game
+        while not g.is_over:
+            for p in g.players_to_move:
+                room.play(rg.players[p], rnd.choice(g.legal_moves(p)))
+
+
+@pytest.mark.parametrize("name", registry.names())
+def test_every_game_plays_to_the_end_from_seats_and_its_results_and_saves_come_back(name, db):
+    import io
+    import zipfile
+
+    from gridwidgets.rooms import results
+
+    room = Rooms(Store(db)).create(name)
+    n = room.players_per_game
+    names = [f"Student {k}" for k in range(2 * n)]
+    seats = [room.join(name) for name in names]
+    assert len(room.games) == 2 and room.waiting() == []  # seated as they arrived, n a game
+    _play_out(room, seats)
+    table = results.results_table([room])
+    for p in range(n):
+        assert list(table[f"player {p + 1}"]) == [names[p], names[n + p]]
+    for (_, row), rg in zip(table.iterrows(), room.games, strict=True):
+        assert row["over"] and row["moves"] == len(rg.game.history)
+        assert row["winner"] == " and ".join(room.name_of(rg.players[w]) for w in rg.game.winners)
+        assert [row[f"return {p + 1}"] for p in range(n)] == list(rg.game.returns())
+    csv = results.results_csv([room]).splitlines()
+    assert csv[0].startswith("room,round,game,board,moves,over,player 1,player 2,") and len(csv) == 3
+    standings = results.standings(room)
+    assert standings["played"].tolist() == [1] * (2 * n)
+    won = sum(1 for rg in room.games if len(rg.game.winners) == 1)
+    assert standings["won"].sum() == won
+    with zipfile.ZipFile(io.BytesIO(results.saves_zip([room]))) as archive:
+        names = archive.namelist()
+        assert len(names) == 2
+        for file, rg in zip(names, room.games, strict=True):
+            again = registry.get(name).from_json(archive.read(file).decode())
+            assert again.to_json() == rg.game.to_json()
+    for fig in (results.win_rates_figure([room]), results.scores_figure([room])):
+        assert fig.axes and fig.axes[0].get_title()
+
+
+def test_the_choices_figure_compares_the_opening_choices_with_the_equilibrium_and_is_none_without_one(db):
+    from gridwidgets import analysis
+    from gridwidgets.rooms import results
+
+    rooms = Rooms(Store(db))
+    simultaneous = [n for n in registry.names() if registry.get(n).game_type.simultaneous]
+    sequential = [n for n in registry.names() if not registry.get(n).game_type.simultaneous]
+    plain = rooms.create(sequential[0])
+    plain.join("A"), plain.join("B")
+    _play_out(plain, None)
+    assert results.choices_figure([plain]) is None
+    room = rooms.create(simultaneous[0])
+    for n in ("A", "B", "C", "D"):
+        room.join(n)
+    _play_out(room, None, seed=3)
+    fig = results.choices_figure([room])
+    left = fig.axes[0]
+    chosen, mix = left.containers  # the bars: chosen shares, then the equilibrium's
+    labels = [t.get_text() for t in left.get_xticklabels()]
+    first_choices = [str(rg.game.steps[0].decision.moves[0]) for rg in room.games]
+    assert [b.get_height() for b in chosen] == [first_choices.count(label) / 2 for label in labels]
+    expected = {}
+    for rg in room.games:
+        opening = rg.game.copy()
+        opening.goto(0)
+        for option, prob in analysis.equilibrium(opening).x.items():
+            expected[str(option)] = expected.get(str(option), 0.0) + prob / 2
+    assert [b.get_height() for b in mix] == pytest.approx([expected.get(label, 0.0) for label in labels])
+
+
+# -- undo: the teacher's, or both players' by agreement ---------------------------------------
+def test_undo_needs_both_students_or_the_teacher(db):
+    room = Rooms(Store(db)).create("gridlock")
+    ann, bob = room.join("Ann"), room.join("Bob")
+    rg, _ = room.game_of(ann.token)
+    with pytest.raises(RoomError, match="nothing to undo"):
+        room.ask_undo(ann.token)
+    room.play(ann.token, "B2")
+    room.play(bob.token, "D4")
+    assert room.ask_undo(bob.token) is False and room.undo_asked(rg.id) == [bob.token]
+    assert len(rg.game.history) == 2  # one ask undoes nothing
+    room.play(ann.token, "A1")  # a move in between: the ask lapses
+    assert room.undo_asked(rg.id) == []
+    assert room.ask_undo(ann.token) is False
+    assert room.ask_undo(bob.token) is True
+    assert [str(m) for m in rg.game.history] == ["B2", "D4"]
+    with pytest.raises(RoomError, match="teacher"):
+        room.teacher_undo(ann.token, rg.id)
+    room.teacher_undo(room.teacher_token, rg.id)
+    assert [str(m) for m in rg.game.history] == ["B2"]
+    with pytest.raises(RoomError, match="no game"):
+        room.teacher_undo(room.teacher_token, 999)
+
+
+def test_against_the_agent_a_students_undo_goes_back_to_their_own_turn(db):
+    room = Rooms(Store(db)).create("gridlock", pairing="agent")
+    ann = room.join("Ann")
+    rg, _ = room.game_of(ann.token)
+    room.play(ann.token, "B2")
+    room.step_agents()
+    assert len(rg.game.history) == 2
+    assert room.ask_undo(ann.token) is True  # the agent agrees
+    assert rg.game.history == [] and rg.game.current_player == 0
+
+
+def test_games_of_more_players_fill_empty_seats_with_the_agent(db):
+    big = next(n for n in registry.names() if len(registry.get(n)().players) > 2)
+    room = Rooms(Store(db)).create(big)
+    n = room.players_per_game
+    first = [room.join(f"S{k}") for k in range(n + 1)]
+    assert len(room.games) == 1 and room.waiting() == [first[-1]]
+    with pytest.raises(RoomError, match="teacher"):
+        room.fill_with_agents(first[-1].token)
+    (rg,) = room.fill_with_agents(room.teacher_token)
+    assert rg.players == [first[-1].token] + [AGENT] * (n - 1) and room.waiting() == []
+    games = room.next_round(room.teacher_token)
+    assert [len(g.players) for g in games] == [n, n] and games[-1].players.count(AGENT) == n - 1
+
+
+def test_the_servers_teacher_token_is_kept_in_the_database(db):
+    rooms = Rooms(Store(db))
+    room = rooms.create("gridlock", teacher_token=rooms.teacher_token)
+    rooms.check_teacher(rooms.teacher_token)
+    with pytest.raises(RoomError, match="teacher"):
+        rooms.check_teacher("guess")
+    rooms.store.close()
+    again = Rooms(Store(db))
+    assert again.teacher_token == rooms.teacher_token == again.room(room.code).teacher_token
+
+
+# -- a student's board: only its own seat's moves; a bad message changes nothing ---------------
+@pytest.fixture
+def bids(db):
+    from gridwidgets.rooms.board import room_board
+
+    room = Rooms(Store(db)).create(next(n for n in registry.names() if registry.get(n).game_type.simultaneous))
+    x, o = room.join("Xavier"), room.join("Olga")
+    rg, _ = room.game_of(x.token)
+    return room, rg, room_board(room, rg, 0), room_board(room, rg, 1)
+
+
+def test_a_students_board_shows_its_own_secret_choice_and_no_message_holds_the_others(bids):
+    import json
+
+    room, rg, bx, bo = bids
+
+    def seen_by_o():  # everything O's page is sent: its state (the browser test watches the wire too)
+        state = dict(bo.state)
+        state.pop("version")
+        return json.dumps(state, sort_keys=True)
+
+    first, second = (str(m) for m in rg.game.legal_moves(0)[:2])
+    assert bx.handle_intent({"type": "play", "move": first, "player": 0, "version": rg.game.version})
+    assert first in bx.state["message"] and bx.state["message_kind"] == "info"  # X sees X's own choice
+    assert rg.game.pending == (0,)
+    with_first = seen_by_o()
+    room.teacher_undo(room.teacher_token, rg.id)  # the choice withdrawn; X chooses the other one
+    assert bx.handle_intent({"type": "play", "move": second, "player": 0})
+    assert second in bx.state["message"]
+    assert seen_by_o() == with_first  # O's page cannot tell which (the secrecy rule)
+    answer = str(rg.game.legal_moves(1)[0])
+    assert bo.handle_intent({"type": "play", "move": answer, "player": 1})
+    assert second in json.dumps(bo.state["history"])  # revealed once both are in
+
+
+@pytest.mark.parametrize(
+    ("message", "refusal"),
+    [
+        ("not a dict", "must be an object"),
+        ({"type": "play", "move": "x" * 10_000, "player": 1}, "is not a move"),
+        ({"type": "play", "move": "IO", "player": 0}, "not played from this page"),  # the other seat
+        ({"type": "play", "move": "IO", "player": 1, "version": 99}, "board changed"),  # stale
+        ({"type": "undo"}, "not played from a room"),
+        ({"type": "new"}, "not played from a room"),
+        ({"type": "goto", "index": 0}, "not played from a room"),
+        ({"type": "edit", "action": "wall", "target": "A1"}, "not played from a room"),
+        ({"type": "launch"}, "unknown message type"),
+    ],
+)
+def test_a_bad_message_from_a_students_page_is_refused_there_and_changes_nothing(bids, message, refusal):
+    room, rg, bx, bo = bids
+    before = rg.game.to_json(), rg.game.hidden_submissions(), rg.game.version
+    assert bo.handle_intent(message) is False
+    assert refusal in bo.state["message"]
+    assert bx.state["message"] == ""  # on that page only
+    assert (rg.game.to_json(), rg.game.hidden_submissions(), rg.game.version) == before
+
+
+def test_a_flood_a_pause_and_hints_are_refused_on_the_students_page(bids):
+    from gridwidgets.rooms.board import FLOOD_LIMIT
+
+    room, rg, bx, bo = bids
+    for _ in range(FLOOD_LIMIT):
+        bo.handle_intent({"type": "undo"})
+    legal = str(rg.game.legal_moves(1)[0])
+    assert bo.handle_intent({"type": "play", "move": legal, "player": 1}) is False
+    assert "too many messages" in bo.state["message"] and rg.game.pending == ()
+    room.set_paused(room.teacher_token, True)
+    assert bx.handle_intent({"type": "play", "move": str(rg.game.legal_moves(0)[0]), "player": 0}) is False
+    assert "paused" in bx.state["message"] and rg.game.pending == ()
+    bx.set_state({"hints": "mcts", "show_legal": True})
+    assert bx.hints == "" and bx.show_legal is True and "hints" in bx.state["message"]
+
+
+def test_importing_the_rooms_imports_no_server_and_serving_without_solara_says_what_to_install(tmp_path):
+    import subprocess
+    import sys
+
+    code = "import sys, gridwidgets, gridwidgets.rooms; print('solara' in sys.modules, 'uvicorn' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["False", "False"]
+    code = ("import sys; sys.modules['solara'] = None\n"
+            "from gridwidgets.rooms.server import serve_rooms\n"
+            f"try:\n    serve_rooms({str(tmp_path / 'x.sqlite')!r})\n"
+            "except ImportError as e:\n    print(e)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert "gridwidgets[rooms]" in out

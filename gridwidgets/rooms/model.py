@@ -9,14 +9,17 @@ for a student without an opponent) and gets its code and a teacher token; a
 student joins with the code and a display name (:meth:`Room.join`) and gets a
 seat token, the only key to their seat. Pairings (:data:`PAIRINGS`):
 
-- ``"arrival"``: students are paired in the order they arrive; the first of a
-  pair is player 0.
+- ``"arrival"``: students are seated in the order they arrive, a game as
+  soon as it has its players (two, or as many as the game seats); the first
+  to arrive is player 0.
 - ``"round-robin"``: nobody plays until the teacher starts a round
   (:meth:`Room.next_round`); each round pairs everyone by the circle method,
-  so over ``n - 1`` rounds (``n`` even) everyone meets everyone once.
-- ``"agent"``: each student plays the room's agent, as player 0.
+  so over ``n - 1`` rounds (``n`` even) everyone meets everyone once (games of
+  more players: the seating turns one place a round).
+- ``"agent"``: each student plays the room's agent (every other seat), as player 0.
 
-An odd student out of a round plays the agent.
+Seats left over in a round go to the agent; the teacher can also start the
+students still waiting with agents on the empty seats (:meth:`Room.fill_with_agents`).
 """
 
 from __future__ import annotations
@@ -102,12 +105,27 @@ class Room:
     round: int = 1
     seats: dict[str, Seat] = field(default_factory=dict)
     games: list[RoomGame] = field(default_factory=list)
+    #: counts every change of the room and its games (pages compare it to redraw)
+    version: int = 0
     _lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
+    #: per game id: the game's version when undo was first asked, and who asked
+    _undo_asks: dict[int, tuple[int, set[str]]] = field(default_factory=dict, repr=False)
+
+    @property
+    def players_per_game(self) -> int:
+        """How many players a game of this room seats (the game's and board's)."""
+        n = getattr(self, "_players_per_game", None)
+        if n is None:
+            from ..classroom import start_game
+
+            n = self._players_per_game = len(start_game(self.game_name, self.board).players)
+        return n
 
     # -- students ------------------------------------------------------------
     def join(self, name: str) -> Seat:
         """Seat a student; with ``"arrival"`` or ``"agent"`` pairing, start their
-        game as soon as it has its players.
+        game as soon as it has its players (:attr:`players_per_game` students,
+        or the student and the agent on every other seat).
 
         Raises:
             ValueError: for a name that is empty, longer than :data:`MAX_NAME`
@@ -118,12 +136,14 @@ class Room:
             seat = Seat(secrets.token_urlsafe(16), name, self.code)
             self.store.add_seat(seat.token, self.code, name)
             self.seats[seat.token] = seat
+            self.version += 1
+            n = self.players_per_game
             if self.pairing == "agent":
-                self._new_game([seat.token, AGENT])
+                self._new_game([seat.token] + [AGENT] * (n - 1))
             elif self.pairing == "arrival":
-                waiting = [t for t in self._waiting() if t != seat.token]
-                if waiting:
-                    self._new_game([waiting[0], seat.token])
+                waiting = self._waiting()
+                if len(waiting) >= n:
+                    self._new_game(waiting[:n])
             return seat
 
     def waiting(self) -> list[Seat]:
@@ -197,23 +217,112 @@ class Room:
         with self._lock:
             self.paused = bool(paused)
             self.store.set_room(self.code, paused=self.paused, round=self.round)
+            self.version += 1
 
     def next_round(self, teacher_token: str) -> list[RoomGame]:
         """Start the next round: every seated student gets a new game (by the
-        room's pairing; an odd one out plays the agent); return the new games."""
+        room's pairing; seats left over in the last game go to the agent);
+        return the new games. Round robin pairs two-player games by the circle
+        method; for games of more players it turns the seating one place a round."""
         self.check_teacher(teacher_token)
         with self._lock:
             self.round += 1
             self.store.set_room(self.code, paused=self.paused, round=self.round)
+            self.version += 1
             tokens = list(self.seats)
+            n = self.players_per_game
             if self.pairing == "agent":
-                pairs = [[t, AGENT] for t in tokens]
-            elif self.pairing == "round-robin":
-                pairs = _circle(tokens, self.round - 1)
+                groups = [[t] + [AGENT] * (n - 1) for t in tokens]
+            elif self.pairing == "round-robin" and n == 2:
+                groups = _circle(tokens, self.round - 1)
             else:
-                pairs = [tokens[i : i + 2] if i + 1 < len(tokens) else [tokens[i], AGENT]
-                         for i in range(0, len(tokens), 2)]
-            return [self._new_game(pair) for pair in pairs]
+                if self.pairing == "round-robin":  # more than two a game: turn the seating one place a round
+                    k = (self.round - 1) % max(1, len(tokens))
+                    tokens = tokens[k:] + tokens[:k]
+                groups = [tokens[i : i + n] + [AGENT] * max(0, i + n - len(tokens)) for i in range(0, len(tokens), n)]
+            return [self._new_game(group) for group in groups]
+
+    def game(self, game_id: int) -> RoomGame:
+        """The game of this room with id ``game_id``.
+
+        Raises:
+            RoomError: for no such game in this room.
+        """
+        for rg in self.games:
+            if rg.id == game_id:
+                return rg
+        raise RoomError(f"no game {str(game_id)[:12]} in this room")
+
+    def name_of(self, token: str) -> str:
+        """The display name of a seat token, or the agent's name for :data:`AGENT`."""
+        if token == AGENT:
+            from ..classroom import AGENTS
+
+            return f"{AGENTS[self.agent_kind].label} agent"
+        seat = self.seats.get(token)
+        return seat.name if seat is not None else "?"
+
+    # -- undo: the teacher's, or every student of the game by agreement --------
+    def ask_undo(self, token: str) -> bool:
+        """The seat of ``token`` asks to take back the last move of its game. Once
+        every student of that game has asked (at the same position; the agent
+        always agrees), the game goes back to the last position where one of them
+        is to move, and ``True`` is returned; else the ask waits (``False``).
+
+        Raises:
+            RoomError: an unknown seat, no game yet, the room paused, or nothing to undo.
+        """
+        rg, _p = self.game_of(token)
+        if self.paused:
+            raise RoomError("the room is paused: the teacher will resume it")
+        g = rg.game
+        people = {t for t in rg.players if t != AGENT}
+        with g.lock, self._lock:
+            if not g.steps and not g.pending:
+                raise RoomError("nothing to undo")
+            version, asked = self._undo_asks.get(rg.id, (g.version, set()))
+            if version != g.version:
+                asked = set()
+            asked = asked | {token}
+            if asked >= people:
+                self._undo_asks.pop(rg.id, None)
+                g.undo_until({p for p, t in enumerate(rg.players) if t != AGENT})
+                return True
+            self._undo_asks[rg.id] = (g.version, asked)
+            self.version += 1
+            return False
+
+    def undo_asked(self, game_id: int) -> list[str]:
+        """The seat tokens that asked to undo the current position of game ``game_id``."""
+        rg = self.game(game_id)
+        with self._lock:
+            version, asked = self._undo_asks.get(game_id, (-1, set()))
+            return sorted(asked) if version == rg.game.version else []
+
+    def teacher_undo(self, teacher_token: str, game_id: int) -> None:
+        """The teacher takes back the last move of game ``game_id`` (to the last
+        position where a student is to move).
+
+        Raises:
+            RoomError: without the teacher token, for no such game, or nothing to undo.
+        """
+        self.check_teacher(teacher_token)
+        rg = self.game(game_id)
+        g = rg.game
+        with g.lock:
+            if not g.steps and not g.pending:
+                raise RoomError("nothing to undo")
+            self._undo_asks.pop(rg.id, None)
+            g.undo_until({p for p, t in enumerate(rg.players) if t != AGENT})
+
+    def fill_with_agents(self, teacher_token: str) -> list[RoomGame]:
+        """Start the students still waiting in this round, in arrival order, the
+        seats no student fills going to the agent; return the new games."""
+        self.check_teacher(teacher_token)
+        with self._lock:
+            waiting, n = self._waiting(), self.players_per_game
+            groups = [waiting[i : i + n] + [AGENT] * max(0, i + n - len(waiting)) for i in range(0, len(waiting), n)]
+            return [self._new_game(group) for group in groups]
 
     # -- agents ---------------------------------------------------------------
     def step_agents(self) -> int:
@@ -249,10 +358,12 @@ class Room:
 
         def save(g: Game) -> None:
             store.save_game(game_id, g.to_json(indent=None), {p: str(m) for p, m in g.hidden_submissions().items()})
+            self.version += 1
 
         game.observe(save)
         rg = RoomGame(game_id, round_, list(players), game, _make_agent(self.agent_kind) if AGENT in players else None)
         self.games.append(rg)
+        self.version += 1
         return rg
 
 
@@ -269,13 +380,22 @@ class Rooms:
         self.store = store
         self._rooms: dict[str, Room] = {}
         self._lock = threading.Lock()
+        #: the server's teacher token (kept in the store: the same after a restart)
+        self.teacher_token: str = store.setting("teacher_token", lambda: secrets.token_urlsafe(16))
         self._restore()
 
+    def check_teacher(self, token: str) -> None:
+        """Raise :class:`RoomError` unless ``token`` is the server's teacher token."""
+        if not (isinstance(token, str) and secrets.compare_digest(token, self.teacher_token)):
+            raise RoomError("only the teacher may do that: open the teacher's address the server printed")
+
     def create(self, game: str, board: str | None = None, *, pairing: str = "arrival",
-               agent: str = "random") -> Room:
+               agent: str = "random", teacher_token: str | None = None) -> Room:
         """Open a room for ``game`` (a registry name) on ``board`` (a key of its
         presets; default the first), pairing students by ``pairing``; ``agent``
-        (a key of the classroom's agents) plays seats without a student.
+        (a key of the classroom's agents) plays seats without a student;
+        ``teacher_token`` is the key to the teacher's actions (default: a new
+        one; the server gives its own, :attr:`teacher_token`, to every room).
 
         Raises:
             ValueError: an unknown game, board, pairing or agent.
@@ -290,7 +410,8 @@ class Rooms:
         board = board if board is not None else next(iter(games_menu()[game].boards))
         with self._lock:
             code = self._new_code()
-            room = Room(code, game, board, pairing, agent, secrets.token_urlsafe(16), self.store)
+            token = teacher_token if isinstance(teacher_token, str) and teacher_token else secrets.token_urlsafe(16)
+            room = Room(code, game, board, pairing, agent, token, self.store)
             self.store.add_room(code, game, board, pairing, agent, room.teacher_token)
             self._rooms[code] = room
             return room

@@ -1,7 +1,7 @@
 """The rooms' database: SQLite (the standard library's ``sqlite3``), one file
 next to the server, so that a class survives a restart of the server.
 
-Three tables: ``rooms`` (the game, board and pairing a teacher chose, the
+Four tables: ``settings`` (the server's teacher token), ``rooms`` (the game, board and pairing a teacher chose, the
 teacher's token, paused, the round), ``seats`` (a student's display name and
 seat token) and ``games`` (the players of each game, seat tokens or the agent,
 and the game's save file, :meth:`~gridwidgets.core.Game.to_json`, plus any
@@ -23,6 +23,10 @@ from typing import Any
 __all__ = ["Store"]
 
 _SCHEMA = """
+CREATE TABLE IF NOT EXISTS settings (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS rooms (
     code TEXT PRIMARY KEY,
     game TEXT NOT NULL,
@@ -76,6 +80,17 @@ class Store:
         with self._lock:
             cur = self._db.execute(sql, args)
             return int(cur.lastrowid or 0)
+
+    def setting(self, key: str, make: Any) -> str:
+        """The server's setting ``key``; if there is none yet, ``make()`` gives it
+        and it is written (a restarted server keeps its teacher token)."""
+        with self._lock:
+            row = self._db.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
+            if row is not None:
+                return str(row[0])
+            value = str(make())
+            self._db.execute("INSERT INTO settings (key, value) VALUES (?, ?)", (key, value))
+            return value
 
     def add_room(self, code: str, game: str, board: str, pairing: str, agent: str, teacher_token: str) -> None:
         """Record a new room (round 1, not paused)."""

@@ -1,0 +1,264 @@
+"""A class's results, back to the class: the table of a room's games, the
+standings, plots (win rates by seat, scores by board, and at a game's opening
+simultaneous node the choices people made against the equilibrium mix of
+:func:`gridwidgets.analysis.equilibrium`), and downloads (CSV, and every game
+as its save file in one zip).
+
+Every function takes a list of rooms (one room, or every room of a game) and
+reads their games under each game's lock. Figures are
+:class:`matplotlib.figure.Figure` objects made without pyplot (safe from the
+server's threads). Nothing here shows a hidden submission: a game still at a
+simultaneous node is read through its public state only.
+"""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from collections.abc import Sequence
+from typing import Any
+
+from .model import AGENT, Room
+
+__all__ = ["choices_figure", "results_csv", "results_table", "saves_zip", "scores_figure", "standings",
+           "win_rates_figure"]
+
+
+def _rows(rooms: Sequence[Room]) -> list[dict[str, Any]]:
+    rows = []
+    for room in rooms:
+        for rg in list(room.games):
+            g = rg.game
+            with g.lock:
+                over, winners, scores = g.is_over, tuple(g.winners), tuple(g.scores)
+                moves, players = len(g.history), list(g.players)
+                returns = g.returns()
+            row: dict[str, Any] = {"room": room.code, "round": rg.round, "game": rg.id, "board": room.board,
+                                   "moves": moves, "over": over}
+            for p, token in enumerate(rg.players):
+                row[f"player {p + 1}"] = room.name_of(token)
+            row["winner"] = " and ".join(room.name_of(rg.players[w]) for w in winners) if over else ""
+            for p in range(len(players)):
+                row[f"score {p + 1}"] = scores[p]
+                row[f"return {p + 1}"] = returns[p] if over else None
+            rows.append(row)
+    return rows
+
+
+def results_table(rooms: Sequence[Room]) -> Any:
+    """One row per game of ``rooms``: room code, round, game id, board, moves,
+    over, each player's display name (``player 1``, ...; the agent by its name),
+    the winner's names (``and`` between the names of a shared win; empty while
+    the game goes on), each player's score (what the game's ``scores`` count)
+    and return (+1 win, 0 draw, -1 loss: :meth:`~gridwidgets.core.Game.returns`;
+    empty while the game goes on).
+
+    Returns:
+        a :class:`pandas.DataFrame`, one row per game, oldest first.
+    """
+    import pandas as pd
+
+    return pd.DataFrame(_rows(rooms))
+
+
+def results_csv(rooms: Sequence[Room]) -> str:
+    """:func:`results_table` as CSV text (a header line, then one line per game)."""
+    return results_table(rooms).to_csv(index=False)
+
+
+def standings(room: Room) -> Any:
+    """The students of ``room``, best first: games ``played`` (finished), ``won``,
+    ``drawn``, ``lost`` and ``points`` (1 a win, 1/2 a draw or shared win).
+
+    Returns:
+        a :class:`pandas.DataFrame` with the columns ``name``, ``played``, ``won``,
+        ``drawn``, ``lost``, ``points``, one row per seat.
+    """
+    import pandas as pd
+
+    table = {t: {"name": s.name, "played": 0, "won": 0, "drawn": 0, "lost": 0, "points": 0.0}
+             for t, s in room.seats.items()}
+    for rg in list(room.games):
+        g = rg.game
+        with g.lock:
+            if not g.is_over:
+                continue
+            winners = tuple(g.winners)
+        for p, token in enumerate(rg.players):
+            if token == AGENT or token not in table:
+                continue
+            row = table[token]
+            row["played"] += 1
+            if p in winners and len(winners) == 1:
+                row["won"] += 1
+                row["points"] += 1.0
+            elif p in winners:
+                row["drawn"] += 1
+                row["points"] += 0.5
+            else:
+                row["lost"] += 1
+    frame = pd.DataFrame(list(table.values()), columns=["name", "played", "won", "drawn", "lost", "points"])
+    return frame.sort_values(["points", "won", "name"], ascending=[False, False, True], ignore_index=True)
+
+
+def _finished(rooms: Sequence[Room]) -> list[tuple[Room, Any]]:
+    out = []
+    for room in rooms:
+        for rg in list(room.games):
+            with rg.game.lock:
+                if rg.game.is_over:
+                    out.append((room, rg.game.copy()))
+    return out
+
+
+def win_rates_figure(rooms: Sequence[Room]) -> Any:
+    """Win, draw and loss rates by seat (player id: who moves first matters)
+    over the finished games of ``rooms``: one stacked bar per seat.
+
+    Returns:
+        a :class:`matplotlib.figure.Figure`; its title says how many games.
+    """
+    from matplotlib.figure import Figure
+
+    games = [g for _room, g in _finished(rooms)]
+    fig = Figure(figsize=(5.5, 3.2), layout="constrained")
+    ax = fig.add_subplot()
+    if not games:
+        ax.text(0.5, 0.5, "no finished game yet", ha="center", va="center", transform=ax.transAxes)
+        ax.set_axis_off()
+        return fig
+    n = len(games[0].players)
+    labels = [games[0].player_label(p) for p in range(n)]
+    won = [sum(1 for g in games if g.winners == (p,)) / len(games) for p in range(n)]
+    drawn = [sum(1 for g in games if p in g.winners and len(g.winners) > 1) / len(games) for p in range(n)]
+    lost = [1 - w - d for w, d in zip(won, drawn, strict=True)]
+    ax.bar(labels, won, color="#2563eb", label="won")
+    ax.bar(labels, drawn, bottom=won, color="#9ca3af", label="drawn or shared")
+    ax.bar(labels, lost, bottom=[w + d for w, d in zip(won, drawn, strict=True)], color="#dc2626", label="lost")
+    ax.set_ylim(0, 1)
+    ax.set_ylabel("share of games")
+    ax.set_title(f"Results by seat, {len(games)} finished game{'s' if len(games) != 1 else ''}")
+    ax.legend(loc="upper right", fontsize="small")
+    return fig
+
+
+def scores_figure(rooms: Sequence[Room]) -> Any:
+    """Each seat's final score (what the game's ``scores`` count, its
+    ``score_label``) by board, over the finished games of ``rooms``: a box
+    per seat and board, the games as dots.
+
+    Returns:
+        a :class:`matplotlib.figure.Figure`.
+    """
+    from matplotlib.figure import Figure
+
+    done = _finished(rooms)
+    fig = Figure(figsize=(5.5, 3.2), layout="constrained")
+    ax = fig.add_subplot()
+    if not done:
+        ax.text(0.5, 0.5, "no finished game yet", ha="center", va="center", transform=ax.transAxes)
+        ax.set_axis_off()
+        return fig
+    first = done[0][1]
+    n = len(first.players)
+    boards = sorted({room.board for room, _g in done})
+    data, labels = [], []
+    for board in boards:
+        for p in range(n):
+            data.append([g.scores[p] for room, g in done if room.board == board])
+            labels.append(f"{first.player_label(p)}\n{board}" if len(boards) > 1 else first.player_label(p))
+    ax.boxplot(data, tick_labels=labels)
+    for i, values in enumerate(data, start=1):
+        ax.plot([i] * len(values), values, "o", color="#2563eb", alpha=0.5, markersize=4)
+    ax.set_ylabel(type(first).score_label)
+    ax.set_title(f"{type(first).score_label} by seat" + (" and board" if len(boards) > 1 else ""))
+    return fig
+
+
+#: equilibria of opening positions already solved, by game class and save file
+_EQUILIBRIA: dict[tuple[str, str], Any] = {}
+
+
+def _opening_equilibrium(game: Any) -> Any:
+    from ..analysis import equilibrium
+
+    opening = game.copy()
+    opening.goto(0)
+    key = (type(opening).__name__, opening.to_json(indent=None))
+    if key not in _EQUILIBRIA:
+        _EQUILIBRIA[key] = equilibrium(opening)
+    return _EQUILIBRIA[key]
+
+
+def choices_figure(rooms: Sequence[Room]) -> Any | None:
+    """At a game whose opening position is a simultaneous node of two players
+    (both choose at once, in secret): the share of each choice people made
+    there, beside the share the equilibrium would give
+    (:func:`gridwidgets.analysis.equilibrium`, von Neumann's minimax for a
+    zero-sum node), averaged over the games' openings (a setup drawn by chance
+    gives each game its own). One panel per player; each opening is solved
+    once (cached).
+
+    Returns:
+        a :class:`matplotlib.figure.Figure`, or ``None`` when no game of
+        ``rooms`` opens with a simultaneous node of two players that was played.
+    """
+    from matplotlib.figure import Figure
+
+    from ..core.game import JointMove
+
+    chosen: list[list[str]] = [[], []]
+    expected: list[dict[str, float]] = [{}, {}]
+    label = None
+    n = 0
+    for room in rooms:
+        for rg in list(room.games):
+            with rg.game.lock:
+                game = rg.game.copy()
+            steps = game.steps
+            if len(game.players) != 2 or not steps or not isinstance(steps[0].decision, JointMove):
+                continue
+            eq = _opening_equilibrium(game)
+            n += 1
+            label = game.player_label
+            for p, move in zip(steps[0].decision.players, steps[0].decision.moves, strict=True):
+                chosen[p].append(str(move))
+            for p, mix in ((0, eq.x), (1, eq.o)):
+                for option, prob in mix.items():
+                    expected[p][str(option)] = expected[p].get(str(option), 0.0) + float(prob)
+    if n == 0 or label is None:
+        return None
+    fig = Figure(figsize=(9, 3.2), layout="constrained")
+    for p in (0, 1):
+        ax = fig.add_subplot(1, 2, p + 1)
+        names = sorted(set(expected[p]) | set(chosen[p]))
+        shares = [chosen[p].count(name) / n for name in names]
+        mix = [expected[p].get(name, 0.0) / n for name in names]
+        xs = range(len(names))
+        ax.bar([x - 0.2 for x in xs], shares, width=0.4, color="#2563eb", label=f"chosen ({n} games)")
+        ax.bar([x + 0.2 for x in xs], mix, width=0.4, color="#f59e0b", label="equilibrium")
+        ax.set_xticks(list(xs), names, rotation=45 if len(names) > 5 else 0)
+        ax.set_ylim(0, 1)
+        ax.set_ylabel("share of games")
+        ax.set_title(f"{label(p)}: first choice")
+        ax.legend(fontsize="small")
+    fig.suptitle("What people chose at the opening, and the equilibrium mix")
+    return fig
+
+
+def saves_zip(rooms: Sequence[Room]) -> bytes:
+    """Every game of ``rooms`` as its save file (:meth:`~gridwidgets.core.Game.to_json`;
+    the game class's ``from_json`` reads each back), ``<room>-round<r>-game<id>.json``,
+    in one zip archive; a hidden submission still pending is not in it.
+
+    Returns:
+        the zip file's bytes.
+    """
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for room in rooms:
+            for rg in list(room.games):
+                with rg.game.lock:
+                    text = rg.game.to_json()
+                archive.writestr(f"{room.code}-round{rg.round}-game{rg.id}.json", text)
+    return buffer.getvalue()
