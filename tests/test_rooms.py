@@ -298,7 +298,7 @@ def bids(db):
     from gridwidgets.rooms.board import room_board
 
     room = Rooms(Store(db)).create(next(n for n in registry.names() if registry.get(n).game_type.simultaneous))
-    x, o = room.join("Xavier"), room.join("Olga")
+    x, _o = room.join("Xavier"), room.join("Olga")
     rg, _ = room.game_of(x.token)
     return room, rg, room_board(room, rg, 0), room_board(room, rg, 1)
 
@@ -342,7 +342,7 @@ def test_a_students_board_shows_its_own_secret_choice_and_no_message_holds_the_o
     ],
 )
 def test_a_bad_message_from_a_students_page_is_refused_there_and_changes_nothing(bids, message, refusal):
-    room, rg, bx, bo = bids
+    _room, rg, bx, bo = bids
     before = rg.game.to_json(), rg.game.hidden_submissions(), rg.game.version
     assert bo.handle_intent(message) is False
     assert refusal in bo.state["message"]

@@ -58,9 +58,9 @@ def _query(router: Any) -> dict[str, str]:
     return {k: v[0][:64] for k, v in parse_qs(raw).items() if v}
 
 
-def use_version(get: Any, interval: float) -> int:
-    """Re-render when ``get()`` changes: a thread of the page looks every
-    ``interval`` seconds (and stops when the page goes)."""
+def use_version(get: Any, interval: float) -> Any:
+    """Re-render when ``get()`` changes (compared with ``!=``): a thread of the
+    page looks every ``interval`` seconds (and stops when the page goes)."""
     version, set_version = solara.use_state(get())
 
     def poll(cancel: threading.Event) -> None:
@@ -129,9 +129,20 @@ def JoinForm(code: str, stale: bool) -> None:
         solara.Error(error, classes=["gw-join-error"])
 
 
+def _seat_key(room: Room, token: str) -> tuple[Any, ...]:
+    """What a student's page shows besides its board (which follows its game by
+    itself): a page redraws only when this changes, never for a move elsewhere
+    in the room (a redraw would cost a half-picked choice)."""
+    try:
+        rg, _p = room.game_of(token)
+    except RoomError:
+        return (room.paused, room.round, None)
+    return (room.paused, room.round, rg.id, rg.game.is_over, bool(rg.game.steps), tuple(room.undo_asked(rg.id)))
+
+
 @solara.component
 def SeatView(room: Room, token: str) -> None:
-    version = use_version(lambda: room.version, STUDENT_POLL)
+    key = use_version(lambda: _seat_key(room, token), STUDENT_POLL)
     seat = room.seats[token]
     try:
         rg, player = room.game_of(token)
@@ -151,12 +162,12 @@ def SeatView(room: Room, token: str) -> None:
     opponents = [room.name_of(t) for p, t in enumerate(rg.players) if p != player]
     _p(f"You play <b>{escape(rg.game.player_label(player))}</b> against <b>{escape(', '.join(opponents))}</b>.",
        "gw-you-play")
-    SeatBoard(room, rg, player, version)
-    UndoRow(room, rg, token)
+    SeatBoard(room, rg, player)
+    UndoRow(room, rg, token, key)
 
 
 @solara.component
-def SeatBoard(room: Room, rg: RoomGame, player: int, version: int) -> None:
+def SeatBoard(room: Room, rg: RoomGame, player: int) -> None:
     board = solara.use_memo(lambda: room_board(room, rg, player, fit="screen"), [rg.id, player])
 
     def close() -> Any:
@@ -167,7 +178,9 @@ def SeatBoard(room: Room, rg: RoomGame, player: int, version: int) -> None:
 
 
 @solara.component
-def UndoRow(room: Room, rg: RoomGame, token: str) -> None:
+def UndoRow(room: Room, rg: RoomGame, token: str, key: Any) -> None:
+    """Ask to undo; ``key`` (what the page shows, :func:`_seat_key`) redraws it
+    (a component redraws only when its arguments change)."""
     message, set_message = solara.use_state("")
     people = [t for t in rg.players if t != AGENT]
     asked = room.undo_asked(rg.id)
@@ -213,7 +226,7 @@ def TeacherPage() -> None:
 
 @solara.component
 def TeacherView(rooms: Rooms, token: str) -> None:
-    use_version(lambda: _rooms_version(rooms), TEACHER_POLL)
+    version = use_version(lambda: _rooms_version(rooms), TEACHER_POLL)
     all_rooms = rooms.rooms()
     selected, set_selected = solara.use_state(all_rooms[-1].code if all_rooms else "")
     solara.Title("Teacher: rooms")
@@ -226,7 +239,7 @@ def TeacherView(rooms: Rooms, token: str) -> None:
     solara.ToggleButtonsSingle(value=selected if selected in codes else codes[-1], values=codes,
                                on_value=set_selected, classes=["gw-room-tabs"])
     room = rooms.room(selected if selected in codes else codes[-1])
-    RoomPanel(room, token, rooms)
+    RoomPanel(room, token, rooms, version)
 
 
 @solara.component
@@ -284,7 +297,9 @@ def _picture(rg: RoomGame) -> str:
 
 
 @solara.component
-def RoomPanel(room: Room, token: str, rooms: Rooms) -> None:
+def RoomPanel(room: Room, token: str, rooms: Rooms, version: Any) -> None:
+    """One room on the teacher's page; ``version`` (the rooms' versions) makes
+    it redraw when anything in them changed."""
     replay, set_replay = solara.use_state(0)
     show_results, set_show_results = solara.use_state(False)
     menu = games_menu()
@@ -301,6 +316,8 @@ def RoomPanel(room: Room, token: str, rooms: Rooms) -> None:
                           color="warning" if not room.paused else "success", classes=["gw-pause"])
             solara.Button("Next round", on_click=lambda: room.next_round(token), classes=["gw-next-round"],
                           disabled=not room.seats)
+            solara.Button("Start the waiting with agents", on_click=lambda: room.fill_with_agents(token),
+                          classes=["gw-fill"], disabled=not room.waiting())
             solara.Button("Hide results" if show_results else "Results", on_click=lambda: set_show_results(
                 not show_results), outlined=True, classes=["gw-show-results"])
         if room.paused:
@@ -311,15 +328,15 @@ def RoomPanel(room: Room, token: str, rooms: Rooms) -> None:
                     + (f" · waiting: {', '.join(waiting)}" if waiting else ""), classes=["gw-seated"])
         with solara.Div(classes=["gw-room-games"]):
             for rg in games:
-                GameCard(room, rg, token, set_replay)
+                GameCard(room, rg, token, set_replay, rg.game.version)
         if replay:
             Replay(room, replay, set_replay)
         if show_results:
-            Results(room, rooms)
+            Results(room, rooms, version)
 
 
 @solara.component
-def GameCard(room: Room, rg: RoomGame, token: str, on_replay: Any) -> None:
+def GameCard(room: Room, rg: RoomGame, token: str, on_replay: Any, version: int) -> None:
     g = rg.game
     with g.lock:
         over, to_move, status = g.is_over, g.players_to_move, g.status()
@@ -360,20 +377,20 @@ def Replay(room: Room, game_id: int, on_close: Any) -> None:
 
 
 @solara.component
-def Results(room: Room, rooms: Rooms) -> None:
+def Results(room: Room, rooms: Rooms, version: Any) -> None:
     from . import results
 
     same = [r for r in rooms.rooms() if r.game_name == room.game_name]
     scope, set_scope = solara.use_state("room")
     chosen = [room] if scope == "room" else same
-    version = sum(r.version for r in chosen)
+    key = tuple(r.version for r in chosen)
 
     def figures() -> list[Any]:
         figs = [results.win_rates_figure(chosen), results.scores_figure(chosen)]
         choices = results.choices_figure(chosen)
         return figs + ([choices] if choices is not None else [])
 
-    figs = solara.use_memo(figures, [version, scope])
+    figs = solara.use_memo(figures, [key, scope])
     with solara.Card("Results", classes=["gw-results"]):
         solara.ToggleButtonsSingle(value=scope, values=["room", "every room of this game"], on_value=set_scope)
         _p("<b>Standings</b>")
