@@ -247,7 +247,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             return serve_rooms(args.db or DEFAULT_DB, host=args.ip, port=args.port or 8765, game=args.game,
                                board=args.board, pairing=args.pairing, agent=args.agent,
-                               open_browser=not args.no_browser)
+                               open_browser=not args.no_browser, theme=args.theme)
         except (ImportError, ValueError) as exc:
             room.error(str(exc))
     if args.command == "classroom":

@@ -128,7 +128,7 @@ class Room:
         or the student and the agent on every other seat).
 
         Raises:
-            ValueError: for a name that is empty, longer than :data:`MAX_NAME`
+            ValueError: for a name that is empty, longer than ``MAX_NAME`` (30)
                 characters, or has control characters.
         """
         name = _clean_name(name)

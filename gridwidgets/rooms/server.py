@@ -71,10 +71,12 @@ def _need_solara() -> None:
         raise ImportError("the rooms server needs Solara: pip install 'gridwidgets[rooms]'") from None
 
 
-def make_server(rooms: Rooms, host: str = "127.0.0.1", port: int = 8765, *, agents: bool = True) -> Any:
+def make_server(rooms: Rooms, host: str = "127.0.0.1", port: int = 8765, *, agents: bool = True,
+                theme: str = "light") -> Any:
     """A uvicorn server of the rooms' pages over ``rooms`` (not yet running:
     call its ``run()``, in the main thread or another), with the room agents'
-    thread started if ``agents``.
+    thread started if ``agents``; ``theme`` ``"light"`` or ``"dark"`` (the
+    pages' colours; the boards follow).
 
     Returns:
         the ``uvicorn.Server``; its attribute ``agent_runner`` is the
@@ -84,14 +86,20 @@ def make_server(rooms: Rooms, host: str = "127.0.0.1", port: int = 8765, *, agen
         ImportError: without the ``rooms`` extra.
     """
     global _ROOMS
-    _need_solara()
+    if theme not in ("light", "dark"):
+        raise ValueError(f"theme must be light or dark, got {str(theme)[:20]!r}")
     _ROOMS = rooms
     os.environ["SOLARA_APP"] = "gridwidgets.rooms.app"
-    os.environ.setdefault("SOLARA_TELEMETRY_MIXPANEL_ENABLE", "False")
-    os.environ.setdefault("SOLARA_MODE", "production")
-    os.environ.setdefault("SOLARA_THEME_SHOW_BANNER", "False")
     os.environ["SERVER_NAME"], os.environ["SERVER_PORT"] = host, str(port)
+    _need_solara()
     import uvicorn
+    from solara.server import settings
+
+    # the settings are read from the environment when Solara is imported: set them here
+    settings.main.mode = "production"
+    settings.telemetry.mixpanel_enable = False
+    settings.theme.show_banner = False
+    settings.theme.variant = settings.ThemeVariant(theme)
 
     config = uvicorn.Config("solara.server.starlette:app", host=host, port=port, log_level="warning",
                             ws_ping_interval=20, ws_ping_timeout=60)
@@ -134,6 +142,7 @@ def serve_rooms(
     pairing: str = "arrival",
     agent: str = "random",
     open_browser: bool = False,
+    theme: str = "light",
 ) -> int:
     """Serve the rooms until Ctrl-C: print the students' address, the teacher's
     address (with the teacher token) and the room codes. With no room in the
@@ -153,7 +162,7 @@ def serve_rooms(
 
         rooms.create(game or next(iter(games_menu())), board, pairing=pairing, agent=agent,
                      teacher_token=rooms.teacher_token)
-    server = make_server(rooms, host, port)
+    server = make_server(rooms, host, port, theme=theme)
     local = host in ("127.0.0.1", "localhost", "::1")
     print(f"Classroom rooms, saved in {Path(str(db)).resolve()}", flush=True)
     print(f"  students open:  {student_url(host, port)}", flush=True)

@@ -147,7 +147,9 @@ export class GridView {
       else if (body?.classList.contains("vscode-dark") || body?.classList.contains("vscode-high-contrast")) dark = true;
       else {
         const marked = [doc, body].some((n) => !!n && (n.classList.contains("dark") || n.classList.contains("dark-mode")
-          || n.dataset.theme === "dark" || n.dataset.mode === "dark"));
+          || n.dataset.theme === "dark" || n.dataset.mode === "dark"))
+          // a Vuetify application (Solara: the classroom rooms) marks its root
+          || !!document.querySelector(".v-application.theme--dark");
         const light = [doc, body].some((n) => !!n && (n.classList.contains("light") || n.dataset.theme === "light"));
         dark = marked || (!light && window.matchMedia?.("(prefers-color-scheme: dark)").matches === true
           && getComputedStyle(body ?? doc).colorScheme.includes("dark"));
@@ -160,6 +162,8 @@ export class GridView {
     const attributes = ["class", "data-theme", "data-mode", "data-jp-theme-light", "style"];
     watch.observe(document.documentElement, { attributes: true, attributeFilter: attributes });
     if (document.body) watch.observe(document.body, { attributes: true, attributeFilter: attributes });
+    const vuetify = document.querySelector(".v-application");
+    if (vuetify) watch.observe(vuetify, { attributes: true, attributeFilter: ["class"] });
     this.cleanups.push(() => watch.disconnect());
   }
 
