@@ -208,3 +208,13 @@ def test_the_teacher_pauses_the_room_and_a_students_click_waits(browser, tmp_pat
         ann.locator(".gw-paused").wait_for(state="detached")
         ann.locator('[data-game="gridlock"] [data-cell="B2"]').click()
         wait_version(ann, "gridlock", 1)
+
+
+def test_the_dark_theme_reaches_the_students_board(browser, tmp_path):
+    server = RoomsServer(tmp_path / "class.sqlite", game="gridlock", board="4x4", pairing="agent")
+    server.args += ["--theme", "dark"]
+    with server:
+        page = join(browser, server, server.codes[0], "Ann")  # against the agent: a board at once
+        page.locator("[data-game]").first.wait_for()
+        page.wait_for_function("!!document.querySelector('.v-application.theme--dark') && "
+                               "!!document.querySelector('.gw-dark')")
