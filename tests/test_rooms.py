@@ -139,6 +139,18 @@ def test_a_bad_display_name_is_refused_and_seats_nobody(name, db):
     assert room.seats == {}
 
 
+def test_a_full_room_seats_nobody_more(db, monkeypatch):
+    from gridwidgets.rooms import model
+
+    monkeypatch.setattr(model, "MAX_SEATS", 3)
+    room = Rooms(Store(db)).create("gridlock")
+    for n in "ABC":
+        room.join(n)
+    with pytest.raises(RoomError, match="full"):
+        room.join("D")
+    assert len(room.seats) == 3
+
+
 def test_bad_room_choices_and_codes_are_refused(db):
     rooms = Rooms(Store(db))
     with pytest.raises(ValueError, match="pairing"):

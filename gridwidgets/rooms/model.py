@@ -44,6 +44,8 @@ AGENT = "agent"
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 #: the longest display name, in characters
 MAX_NAME = 30
+#: the most seats a room holds (a page joining again and again fills no disk)
+MAX_SEATS = 400
 
 
 class RoomError(PermissionError):
@@ -130,9 +132,12 @@ class Room:
         Raises:
             ValueError: for a name that is empty, longer than ``MAX_NAME`` (30)
                 characters, or has control characters.
+            RoomError: when the room already has ``MAX_SEATS`` (400) seats.
         """
         name = _clean_name(name)
         with self._lock:
+            if len(self.seats) >= MAX_SEATS:
+                raise RoomError(f"this room is full ({MAX_SEATS} seats): ask the teacher for another room")
             seat = Seat(secrets.token_urlsafe(16), name, self.code)
             self.store.add_seat(seat.token, self.code, name)
             self.seats[seat.token] = seat
