@@ -21,10 +21,14 @@ pytestmark = [
 BOARD = '[data-game="{game}"]'
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with harness.Browser(viewport=(1280, 720)) as b:
-        yield b
+@pytest.fixture(autouse=True)
+def close_devices(browser):
+    """Close the browser contexts (devices) a test opened in the shared Chromium."""
+    before = set(browser.browser.contexts)
+    yield
+    for ctx in browser.browser.contexts:
+        if ctx not in before:
+            ctx.close()
 
 
 def wait_version(page, game: str, version: int) -> None:
