@@ -21,7 +21,7 @@ import solara
 
 from ..classroom import AGENTS, games_menu
 from .board import room_board
-from .model import AGENT, PAIRINGS, Room, RoomError, RoomGame, Rooms
+from .model import PAIRINGS, Room, RoomError, RoomGame, Rooms
 from .server import current_rooms
 
 #: the pairings as the teacher's menu says them
@@ -182,7 +182,6 @@ def UndoRow(room: Room, rg: RoomGame, token: str, key: Any) -> None:
     """Ask to undo; ``key`` (what the page shows, :func:`_seat_key`) redraws it
     (a component redraws only when its arguments change)."""
     message, set_message = solara.use_state("")
-    people = [t for t in rg.players if t != AGENT]
     asked = room.undo_asked(rg.id)
 
     def ask() -> None:
@@ -201,7 +200,7 @@ def UndoRow(room: Room, rg: RoomGame, token: str, key: Any) -> None:
             solara.Text(f"{', '.join(others)} asks to undo the last move.", classes=["gw-undo-asked"])
         elif message:
             solara.Text(message, classes=["gw-undo-message"])
-        elif len(people) > 1:
+        elif len(rg.students()) > 1:
             solara.Text("Undo needs both players (or the teacher).", classes=["gw-room-note"])
 
 

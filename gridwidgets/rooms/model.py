@@ -87,6 +87,10 @@ class RoomGame:
     game: Game
     agent: Any = None
 
+    def students(self) -> set[int]:
+        """The player ids of this game held by students (not by the agent)."""
+        return {p for p, t in enumerate(self.players) if t != AGENT}
+
     def player_of(self, token: str) -> int | None:
         """The player id ``token`` holds in this game, or ``None``."""
         return self.players.index(token) if token in self.players else None
@@ -213,7 +217,7 @@ class Room:
     # -- the teacher ---------------------------------------------------------
     def check_teacher(self, token: str) -> None:
         """Raise :class:`RoomError` unless ``token`` is this room's teacher token."""
-        if not (isinstance(token, str) and secrets.compare_digest(token, self.teacher_token)):
+        if not _same_token(token, self.teacher_token):
             raise RoomError("only the teacher may do that")
 
     def set_paused(self, teacher_token: str, paused: bool) -> None:
@@ -244,7 +248,7 @@ class Room:
                 if self.pairing == "round-robin":  # more than two a game: turn the seating one place a round
                     k = (self.round - 1) % max(1, len(tokens))
                     tokens = tokens[k:] + tokens[:k]
-                groups = [tokens[i : i + n] + [AGENT] * max(0, i + n - len(tokens)) for i in range(0, len(tokens), n)]
+                groups = _groups(tokens, n)
             return [self._new_game(group) for group in groups]
 
     def game(self, game_id: int) -> RoomGame:
@@ -291,7 +295,7 @@ class Room:
             asked = asked | {token}
             if asked >= people:
                 self._undo_asks.pop(rg.id, None)
-                g.undo_until({p for p, t in enumerate(rg.players) if t != AGENT})
+                g.undo_until(rg.students())
                 return True
             self._undo_asks[rg.id] = (g.version, asked)
             self.version += 1
@@ -318,16 +322,14 @@ class Room:
             if not g.steps and not g.pending:
                 raise RoomError("nothing to undo")
             self._undo_asks.pop(rg.id, None)
-            g.undo_until({p for p, t in enumerate(rg.players) if t != AGENT})
+            g.undo_until(rg.students())
 
     def fill_with_agents(self, teacher_token: str) -> list[RoomGame]:
         """Start the students still waiting in this round, in arrival order, the
         seats no student fills going to the agent; return the new games."""
         self.check_teacher(teacher_token)
         with self._lock:
-            waiting, n = self._waiting(), self.players_per_game
-            groups = [waiting[i : i + n] + [AGENT] * max(0, i + n - len(waiting)) for i in range(0, len(waiting), n)]
-            return [self._new_game(group) for group in groups]
+            return [self._new_game(group) for group in _groups(self._waiting(), self.players_per_game)]
 
     # -- agents ---------------------------------------------------------------
     def step_agents(self) -> int:
@@ -391,7 +393,7 @@ class Rooms:
 
     def check_teacher(self, token: str) -> None:
         """Raise :class:`RoomError` unless ``token`` is the server's teacher token."""
-        if not (isinstance(token, str) and secrets.compare_digest(token, self.teacher_token)):
+        if not _same_token(token, self.teacher_token):
             raise RoomError("only the teacher may do that: open the teacher's address the server printed")
 
     def create(self, game: str, board: str | None = None, *, pairing: str = "arrival",
@@ -472,6 +474,16 @@ def _clean_name(name: Any) -> str:
     if any(unicodedata.category(ch).startswith("C") for ch in name):
         raise ValueError("a display name must not hold control characters")
     return name
+
+
+def _groups(tokens: list[str], n: int) -> list[list[str]]:
+    """``tokens`` in games of ``n`` in order; the last game's empty seats go to the agent."""
+    return [tokens[i : i + n] + [AGENT] * max(0, i + n - len(tokens)) for i in range(0, len(tokens), n)]
+
+
+def _same_token(given: Any, token: str) -> bool:
+    """``given`` is ``token`` (compared in constant time; anything but text is not)."""
+    return isinstance(given, str) and secrets.compare_digest(given, token)
 
 
 def _circle(tokens: Iterable[str], k: int) -> list[list[str]]:

@@ -111,6 +111,18 @@ def _finished(rooms: Sequence[Room]) -> list[tuple[Room, Any]]:
     return out
 
 
+def _axes(empty: bool) -> tuple[Any, Any]:
+    """A figure of one panel for the results page; ``empty``: it says so and has no axes drawn."""
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(5.5, 3.2), layout="constrained")
+    ax = fig.add_subplot()
+    if empty:
+        ax.text(0.5, 0.5, "no finished game yet", ha="center", va="center", transform=ax.transAxes)
+        ax.set_axis_off()
+    return fig, ax
+
+
 def win_rates_figure(rooms: Sequence[Room]) -> Any:
     """Win, draw and loss rates by seat (player id: who moves first matters)
     over the finished games of ``rooms``: one stacked bar per seat.
@@ -118,14 +130,9 @@ def win_rates_figure(rooms: Sequence[Room]) -> Any:
     Returns:
         a :class:`matplotlib.figure.Figure`; its title says how many games.
     """
-    from matplotlib.figure import Figure
-
     games = [g for _room, g in _finished(rooms)]
-    fig = Figure(figsize=(5.5, 3.2), layout="constrained")
-    ax = fig.add_subplot()
+    fig, ax = _axes(empty=not games)
     if not games:
-        ax.text(0.5, 0.5, "no finished game yet", ha="center", va="center", transform=ax.transAxes)
-        ax.set_axis_off()
         return fig
     n = len(games[0].players)
     labels = [games[0].player_label(p) for p in range(n)]
@@ -150,14 +157,9 @@ def scores_figure(rooms: Sequence[Room]) -> Any:
     Returns:
         a :class:`matplotlib.figure.Figure`.
     """
-    from matplotlib.figure import Figure
-
     done = _finished(rooms)
-    fig = Figure(figsize=(5.5, 3.2), layout="constrained")
-    ax = fig.add_subplot()
+    fig, ax = _axes(empty=not done)
     if not done:
-        ax.text(0.5, 0.5, "no finished game yet", ha="center", va="center", transform=ax.transAxes)
-        ax.set_axis_off()
         return fig
     first = done[0][1]
     n = len(first.players)

@@ -112,15 +112,12 @@ def test_bids_stay_secret_across_devices(browser, tmp_path):
         (code,) = server.codes
         x = join(browser, server, code, "Xavier")
         frames: list[str] = []
-        ctx = browser.browser.new_context(viewport={"width": 1280, "height": 720})
-        o = ctx.new_page()
-        o.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(
-            f if isinstance(f, str) else f.decode("utf-8", "replace"))))
-        o.goto(server.base + "/")
-        o.locator(".gw-join-code input").fill(code)
-        o.locator(".gw-join-name input").fill("Olga")
-        o.locator(".gw-join").click()
-        o.wait_for_function("location.search.includes('seat=')")
+
+        def listen(page):  # everything O's device receives
+            page.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(
+                f if isinstance(f, str) else f.decode("utf-8", "replace"))))
+
+        o = join(browser, server, code, "Olga", before=listen)
         wait_version(o, "blockfour", 0)
         wait_version(x, "blockfour", 0)
         before = len(frames)
