@@ -7,8 +7,13 @@ how many processes ran them.
 
 from __future__ import annotations
 
+import json
+import os
 import random
+import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
@@ -18,7 +23,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from .core.game import Game
 
-__all__ = ["game_seeds", "run_chunks", "simulate"]
+__all__ = ["StreamedRun", "game_seeds", "read_run", "run_chunks", "simulate"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -116,6 +121,12 @@ class _RandomGames:
         return game.result_row()
 
     def __call__(self, seeds: list[int]) -> list[dict[str, Any]]:
+        if type(self).play is _RandomGames.play and type(self).row is _RandomGames.row:
+            from . import fast
+
+            rows = fast.random_game_rows(self.cls, self.options, seeds) if fast.enabled() else None
+            if rows is not None:  # the same games, compiled (gridwidgets.fast)
+                return rows
         return [self.row(self.play(s), s) for s in seeds]
 
 
@@ -123,21 +134,36 @@ def simulate(
     cls: type[Game],
     n_games: int,
     seed: int | None = None,
-    n_jobs: int = 1,
+    n_jobs: int | None = 1,
     progress: bool = True,
+    parquet: str | os.PathLike[str] | None = None,
+    batch: int = 10_000,
     **options: Any,
-) -> pd.DataFrame:
+) -> pd.DataFrame | StreamedRun:
     """Play ``n_games`` uniformly random games of ``cls(**options)``
     (:meth:`Game.simulate <gridwidgets.core.Game.simulate>` says what comes back).
 
+    With ``parquet=DIR`` the games go in batches of ``batch`` to a Parquet
+    dataset in the folder ``DIR``, each batch written as it arrives (one
+    file per batch, written whole then renamed, so a crash loses at most the
+    batches being played), and a :class:`StreamedRun` comes back instead of
+    a table: memory stays bounded whatever ``n_games``. Calling again with
+    the same arguments resumes: the batches on disk are kept (no game twice,
+    none missing) and only the others are played. The games are the same as
+    without ``parquet``, whatever ``n_jobs`` or backend.
+
     Raises:
-        ValueError: for a bad ``n_games`` or bad options.
+        ValueError: for a bad ``n_games``, ``batch`` or options; a folder
+            holding another run (other game, options, seed or size).
+        ImportError: ``parquet`` without pyarrow.
     """
     import pandas as pd
 
     if not isinstance(n_games, int) or isinstance(n_games, bool) or n_games < 0:
         raise ValueError(f"n_games must be a non-negative int, got {n_games!r}")
     probe = cls(**options)  # check the options once, here, with a clear error
+    if parquet is not None:
+        return _stream(cls, options, probe, n_games, seed, n_jobs, progress, Path(parquet), batch)
     seeds = game_seeds(n_games, seed)
     rows = run_chunks(_RandomGames(cls, options), seeds, n_jobs=n_jobs, progress=progress,
                       desc=f"{cls.game_type.long_name} games")
@@ -145,3 +171,190 @@ def simulate(
     frame = pd.DataFrame(rows, columns=columns)
     frame.insert(0, "game", range(n_games))
     return frame
+
+
+# ----------------------------------------------------------------------
+# Streaming to Parquet, with resume
+# ----------------------------------------------------------------------
+@dataclass
+class StreamedRun:
+    """What :func:`simulate` returns with ``parquet=``: a finished run on disk.
+
+    Attributes:
+        path: the folder of the Parquet dataset (``part-<first game>.parquet``
+            files and ``run.json``, what the run is).
+        n_games: games in the run; ``batch``: games per file.
+        seed: the root seed given; ``entropy``: the one used (equal unless
+            ``seed`` was None).
+        played: games played by this call; ``kept``: games found on disk
+            from an earlier call (resumed).
+        seconds: wall time of this call.
+    """
+
+    path: Path
+    n_games: int
+    batch: int
+    seed: int | None
+    entropy: int
+    played: int
+    kept: int
+    seconds: float
+
+    def read(self, columns: list[str] | None = None) -> pd.DataFrame:
+        """The games as one ``pandas.DataFrame`` in game order (all columns, or
+        ``columns``), ``winners`` as tuples: equal to :func:`simulate`'s table."""
+        return read_run(self.path, columns)
+
+
+def read_run(path: str | os.PathLike[str], columns: list[str] | None = None) -> pd.DataFrame:
+    """A streamed run (:func:`simulate` with ``parquet=``) as a ``pandas.DataFrame``
+    in game order; ``columns`` to read only those (``game`` is always read).
+
+    Raises:
+        ValueError: a folder without a finished run.
+    """
+    import pyarrow.parquet as pq
+
+    folder = Path(path)
+    meta = _read_meta(folder)
+    if meta is None:
+        raise ValueError(f"{str(folder)[:80]!r} holds no streamed run (no run.json)")
+    parts = _parts(folder, meta)
+    missing = [s for s in _starts(meta) if s not in parts]
+    if missing:
+        raise ValueError(f"the run is not finished: {len(missing)} of {len(_starts(meta))} batches are missing "
+                         f"(the first at game {missing[0]}); call simulate again with the same arguments to resume")
+    cols = None if columns is None else ["game", *[c for c in columns if c != "game"]]
+    import pandas as pd
+
+    frames = [pq.read_table(parts[s], columns=cols).to_pandas() for s in sorted(parts)]
+    frame = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=cols or ["game"])
+    if "winners" in frame.columns:
+        frame["winners"] = [tuple(int(x) for x in w) for w in frame["winners"]]
+    return frame
+
+
+def _starts(meta: dict[str, Any]) -> list[int]:
+    return list(range(0, int(meta["n_games"]), int(meta["batch"])))
+
+
+def _read_meta(folder: Path) -> dict[str, Any] | None:
+    f = folder / "run.json"
+    if not f.is_file():
+        return None
+    try:
+        text = f.read_text(errors="replace")[:100_000]
+        if text.count("[") + text.count("{") > 64:  # ours nests a few levels: refuse deep nesting unparsed
+            raise ValueError("nested too deep")
+        meta = json.loads(text)
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"{str(f)[:80]!r} is not a run description: {exc}"[:200]) from None
+    if not isinstance(meta, dict) or not {"game", "options", "entropy", "n_games", "batch"} <= set(meta):
+        raise ValueError(f"{str(f)[:80]!r} is not a run description")
+    return meta
+
+
+def _parts(folder: Path, meta: dict[str, Any]) -> dict[int, Path]:
+    """The complete batch files on disk, by first game (a file is only there
+    complete: each is written to a temporary name, then renamed)."""
+    out = {}
+    wanted = set(_starts(meta))
+    for f in folder.glob("part-*.parquet"):
+        try:
+            start = int(f.stem.split("-", 1)[1])
+        except ValueError:
+            continue
+        if start in wanted:
+            out[start] = f
+    return out
+
+
+class _Batch:
+    """The work of one streamed batch (picklable): its games' rows as a pyarrow table."""
+
+    def __init__(self, cls: type[Game], options: dict[str, Any]) -> None:
+        self.games = _RandomGames(cls, options)
+
+    def __call__(self, start: int, seeds: list[int]) -> tuple[int, Any]:
+        import pandas as pd
+        import pyarrow as pa
+
+        frame = pd.DataFrame(self.games(seeds))
+        frame.insert(0, "game", range(start, start + len(seeds)))
+        frame["winners"] = [list(w) for w in frame["winners"]]
+        return start, pa.Table.from_pandas(frame, preserve_index=False)
+
+
+def _stream(cls: type[Game], options: dict[str, Any], probe: Game, n_games: int, seed: int | None,
+            n_jobs: int | None, progress: bool, folder: Path, batch: int) -> StreamedRun:
+    try:
+        import pyarrow.parquet as pq
+    except ImportError as exc:  # pragma: no cover - pyarrow is in the extras
+        raise ImportError("simulate(parquet=...) needs pyarrow: pip install 'gridwidgets[scale]'") from exc
+    if not isinstance(batch, int) or isinstance(batch, bool) or batch < 1:
+        raise ValueError(f"batch must be a positive int, got {batch!r}")
+    t0 = time.perf_counter()
+    folder.mkdir(parents=True, exist_ok=True)
+    old = _read_meta(folder)
+    if seed is None and old is not None:
+        seed_used = int(old["entropy"])  # resume a run started without a seed
+    else:
+        seed_used = int(np.random.SeedSequence(seed).entropy)  # type: ignore[arg-type]
+    meta = {"game": probe.game_id or cls.__name__, "options": json.loads(json.dumps(probe.options(), default=str)),
+            "entropy": seed_used, "n_games": n_games, "batch": batch}
+    if old is not None and any(old.get(k) != v for k, v in meta.items()):
+        diff = ", ".join(f"{k} {old.get(k)!r} here, {v!r} asked" for k, v in meta.items() if old.get(k) != v)
+        raise ValueError(f"{str(folder)[:80]!r} holds another run ({diff[:160]}): use a new folder")
+    if old is None:
+        tmp = folder / "run.json.tmp"
+        tmp.write_text(json.dumps(meta, indent=1))
+        os.replace(tmp, folder / "run.json")
+    done = _parts(folder, meta)
+    seeds = game_seeds(n_games, seed_used)
+    todo = [s for s in _starts(meta) if s not in done]
+    kept = sum(min(batch, n_games - s) for s in done)
+    work = _Batch(cls, options)
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=n_games, initial=kept, desc=f"{cls.game_type.long_name} games", unit="game")
+
+    def write(start: int, table: Any) -> None:
+        tmp = folder / f"part-{start:012d}.parquet.tmp"
+        pq.write_table(table, tmp)
+        os.replace(tmp, folder / f"part-{start:012d}.parquet")
+        if bar is not None:
+            bar.update(table.num_rows)
+
+    try:
+        jobs = [(s, seeds[s : s + batch]) for s in todo]
+        if n_jobs == 1 or len(jobs) <= 1:
+            for s, part in jobs:
+                write(*work(s, part))
+        else:
+            _parallel_batches(work, jobs, n_jobs, write)
+    finally:
+        if bar is not None:
+            bar.close()
+    return StreamedRun(path=folder, n_games=n_games, batch=batch, seed=seed, entropy=seed_used,
+                       played=n_games - kept, kept=kept, seconds=time.perf_counter() - t0)
+
+
+def _parallel_batches(work: Callable[..., Any], jobs: list[tuple[int, list[int]]], n_jobs: int | None,
+                      write: Callable[..., None]) -> None:
+    """Run the batches on joblib's workers (or its configured backend), writing
+    each as it comes back, a few per worker at a time (bounded memory)."""
+    from joblib import Parallel, delayed, effective_n_jobs
+
+    workers = effective_n_jobs() if n_jobs is None else effective_n_jobs(n_jobs)
+    kw: dict[str, Any] = {} if n_jobs is None else {"n_jobs": n_jobs}
+    try:
+        parallel = Parallel(return_as="generator_unordered", pre_dispatch="2*n_jobs", **kw)
+        wave = len(jobs)
+    except ValueError:  # backends that hand results back all at once (Ray): one batch per worker at a time
+        parallel = Parallel(**kw)
+        wave = max(1, workers)
+    for i in range(0, len(jobs), wave):
+        for start, table in parallel(delayed(work)(s, part) for s, part in jobs[i : i + wave]):
+            write(start, table)

@@ -38,11 +38,15 @@ import time as _time
 from collections.abc import Callable
 from typing import Any
 
+from .. import fast
 from ..core.game import Game
 from .base import Agent
 from .greedy import position_rng
 
 __all__ = ["MCTSAgent"]
+
+#: simulations per compiled call when a time budget or a stop event is watched
+_CHUNK = 256
 
 
 class _Node:
@@ -268,11 +272,30 @@ class MCTSAgent(Agent):
         # the simultaneous node before any submission (decoupled UCT decides it)
         while work.pending:
             work.undo()
-        root = _new_node(work, None, None, rng)
         # an explicit number of simulations, else the agent's time budget, else its simulations
         budget = simulations if simulations is not None else (None if self.time is not None else self.simulations)
         deadline = None if budget is not None else _time.perf_counter() + float(self.time)  # type: ignore[arg-type]
         history: list[tuple[int, dict[str, int]]] = []
+        mod = fast.kernel(work) if self.rollout == "random" else None
+        if mod is not None:
+            # the same search compiled (gridwidgets.fast): the same tree, statistics and stream
+            tree = fast.CompiledSearch(work, mod, rng, self.c)
+            while True:
+                step = budget - tree.simulations if budget is not None else _CHUNK
+                if record_every is not None:
+                    step = min(step, record_every - tree.simulations % record_every)
+                if stop is not None or deadline is not None:
+                    step = min(step, _CHUNK)
+                tree.run(step)
+                done = tree.simulations
+                if record_every is not None and done % record_every == 0:
+                    history.append((done, self._visits(tree, me)))
+                if (stop is not None and stop.is_set()) or (budget is not None and done >= budget):
+                    break
+                if deadline is not None and _time.perf_counter() >= deadline:
+                    break
+            return self._finish_search(tree, me, done, record_every, history), rng
+        root = _new_node(work, None, None, rng)
         done = 0
         simulate = self._simulate
         while True:
@@ -287,12 +310,16 @@ class MCTSAgent(Agent):
                     break
             elif _time.perf_counter() >= deadline:  # type: ignore[operator]
                 break
+        return self._finish_search(root, me, done, record_every, history), rng
+
+    def _finish_search(self, root: Any, me: int, done: int, record_every: int | None,
+                       history: list[tuple[int, dict[str, int]]]) -> Any:
         if record_every is not None and (not history or history[-1][0] != done):
             history.append((done, self._visits(root, me)))
         self.last_history = history
         self.last_simulations = done
         self.last_stats = self._stats(root, me)
-        return root, rng
+        return root
 
     def _simulate(self, root: Any, game: Any, rng: random.Random) -> None:
         """One simulation from ``root`` (the position of ``game``); ``game`` is left as it was."""
@@ -385,6 +412,8 @@ class MCTSAgent(Agent):
     @staticmethod
     def _root_table(root: Any, me: int) -> list[tuple[Any, int, float]]:
         """Per root move of ``me``: (move, visits, summed return)."""
+        if isinstance(root, fast.CompiledSearch):
+            return root.root_table(me)
         if root.player == -1:
             return list(zip(root.moves[me], root.nt[me], root.wt[me], strict=True))
         return [(ch.move, ch.n, ch.w) for ch in root.children] + [(m, 0, 0.0) for m in root.moves[: root.untried]]

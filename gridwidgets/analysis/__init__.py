@@ -9,6 +9,8 @@ tournaments between agents, and what each game brings of its own.
   matrix game at a game's simultaneous node (LP when zero-sum, nashpy
   otherwise).
 - ``tournament(...)``: a round robin between agents, in parallel with joblib.
+- ``sprt(...)``: a two-agent match that stops as soon as a sequential test
+  (SPRT) decides whether one is stronger.
 
 A game's own tables and plots (its ``analysis_tools`` hook) are served here
 by name too, e.g. ``gridwidgets.analysis.bid_table`` (see each game's rules
@@ -19,10 +21,11 @@ from typing import Any
 
 from .equilibrium import Equilibrium, equilibrium
 from .solve import Solution, SolveBudgetExceeded, solve
+from .sprt import SPRTResult, sprt
 from .tournament import TournamentResult, elo_ratings, tournament, wilson_interval
 
 __all__ = ["Equilibrium", "TournamentResult", "elo_ratings", "equilibrium", "tournament", "wilson_interval"]
-__all__ += ["Solution", "SolveBudgetExceeded", "solve"]
+__all__ += ["SPRTResult", "Solution", "SolveBudgetExceeded", "solve", "sprt"]
 
 
 def __getattr__(name: str) -> Any:

@@ -42,7 +42,7 @@ from ..core.game import Game
 from ..core.gametype import Information
 from ..sim import run_chunks
 
-__all__ = ["TournamentResult", "elo_ratings", "tournament", "wilson_interval"]
+__all__ = ["TournamentResult", "check_picklable", "elo_ratings", "tournament", "wilson_interval"]
 
 #: the 97.5% quantile of the standard normal: a two-sided 95% interval
 Z95 = 1.959963984540054
@@ -151,6 +151,28 @@ def _seatings(k: int, n: int, seating: str) -> list[tuple[int, ...]]:
     if seating == "permutations":
         return list(dict.fromkeys(p for f in fields for p in permutations(f)))
     return list(dict.fromkeys(tuple(f[(s + r) % n] for s in range(n)) for f in fields for r in range(n)))
+
+
+def check_picklable(agents: Mapping[str, Any], game_factory: Any = None) -> None:
+    """Check that the agents (and the game factory) can be sent to worker
+    processes, before any worker starts: joblib, Dask and Ray pickle them
+    with cloudpickle.
+
+    Raises:
+        TypeError: naming the first agent that cannot be pickled, and why.
+    """
+    import cloudpickle
+
+    items = list(agents.items()) + ([("the game factory", game_factory)] if game_factory is not None else [])
+    for name, spec in items:
+        try:
+            cloudpickle.dumps(spec)
+        except Exception as exc:
+            what = name if name == "the game factory" else f"agent {name[:40]!r}"
+            raise TypeError(
+                f"{what} cannot be sent to worker processes ({type(exc).__name__}: {str(exc)[:80]}): "
+                "keep open files, locks and widgets out of it, or play with n_jobs=1"
+            ) from None
 
 
 def _make_game(factory: Any, options: dict[str, Any], seed: int) -> Game:
@@ -532,6 +554,8 @@ def tournament(
 
     Raises:
         ValueError: for no agents, ``games < 0``, an unknown ``seating``.
+        TypeError: with ``n_jobs != 1``, an agent that cannot be pickled
+            (named, before any worker starts).
         RuntimeError: an agent failed or chose an illegal move (naming the
             game, agent and seat).
     """
@@ -544,6 +568,8 @@ def tournament(
     names = [str(a) for a in agents]
     specs = list(agents.values())
     probe = _make_game(game_factory, game_options, 0)  # checks the options, with a clear error
+    if n_jobs != 1:
+        check_picklable(dict(zip(names, specs, strict=True)), game_factory)
     n = len(probe.players)
     tables = _seatings(len(names), n, seating)
     if 0 < games < len(tables):

@@ -52,7 +52,7 @@ from .gametype import Chance, GameInfo, GameType, Utility
 from .notation import Cell, cell_name, col_label
 
 if TYPE_CHECKING:  # pragma: no cover
-    import pandas as pd
+    pass
 
 __all__ = ["FORMAT", "MAX_JSON_DEPTH", "MAX_SAVE_CHARS", "CellMove", "Game", "Hidden", "JointMove", "Observation",
            "Step"]
@@ -441,6 +441,9 @@ class Game(ABC):
     #: and ``session(args)`` stand in for the defaults of :meth:`terminal_arguments`
     #: and :meth:`terminal_session`; ``None`` (the default): the generic ones
     terminal_module: ClassVar[str | None] = None
+    #: the module of the game's compiled kernels (:mod:`gridwidgets.fast`, numba),
+    #: used by ``simulate`` and ``MCTSAgent`` when numba is installed; ``None``: none
+    compiled_module: ClassVar[str | None] = None
 
     @classmethod
     def terminal_arguments(cls, parser: Any) -> None:
@@ -1492,33 +1495,45 @@ class Game(ABC):
         cls,
         n_games: int,
         seed: int | None = None,
-        n_jobs: int = 1,
+        n_jobs: int | None = 1,
         progress: bool = True,
+        parquet: str | os.PathLike[str] | None = None,
+        batch: int = 10_000,
         **options: Any,
-    ) -> pd.DataFrame:
+    ) -> Any:
         """Play ``n_games`` uniformly random games and return one row per game.
 
         Args:
             n_games: how many games.
             seed: seeds the games (each gets its own stream from
                 ``numpy.random.SeedSequence(seed).spawn``): the results do
-                not depend on ``n_jobs``.
-            n_jobs: processes for joblib (``-1``: every core).
+                not depend on ``n_jobs``, the backend or the compiled path.
+            n_jobs: processes for joblib (``-1``: every core; ``None``:
+                joblib's current ``parallel_config``, e.g. a Dask or Ray
+                cluster, see ``docs/scale.md``).
             progress: show a tqdm progress bar.
+            parquet: a folder: stream the games there in batches, as Parquet
+                files, and resume a run cut short (see :func:`gridwidgets.sim.simulate`).
+            batch: games per Parquet file.
             **options: constructor options.
 
         Returns:
             A ``pandas.DataFrame`` with ``n_games`` rows: ``game``
             (0..n-1) and the columns of :meth:`result_row` (``length``,
             ``winners``, ``winner``, ``shared``, ``score_<player>``, and
-            the game's own).
+            the game's own); with ``parquet``, a
+            :class:`~gridwidgets.sim.StreamedRun` (``.read()`` gives that table).
+
+        With numba installed (``gridwidgets[fast]``) a game with a compiled
+        kernel plays the very same games compiled (:mod:`gridwidgets.fast`).
 
         Raises:
             ValueError: for a bad ``n_games`` or bad options.
         """
         from ..sim import simulate
 
-        return simulate(cls, n_games, seed=seed, n_jobs=n_jobs, progress=progress, **options)
+        return simulate(cls, n_games, seed=seed, n_jobs=n_jobs, progress=progress, parquet=parquet, batch=batch,
+                        **options)
 
     # ------------------------------------------------------------------
     # Displays

@@ -86,6 +86,7 @@ class Gridlock(GridlockKnowledge, GridlockPicture, GridlockTerminal, GridlockVie
     end_rule = "GL-4"
     turn_rule = "GL-2"
     forbidden_rule = "GL-3"
+    compiled_module = "gridwidgets.games.fast.gridlock"
 
     def __init__(self, rows: int = 4, cols: int = 4) -> None:
         for name, value in (("rows", rows), ("cols", cols)):

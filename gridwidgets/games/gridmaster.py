@@ -105,6 +105,7 @@ class GridMaster4(GridMaster4Knowledge, GridMaster4Picture, GridMaster4Terminal,
     _static = frozenset({"_jumps", "_moves"})
     end_rule = "GM-8"
     turn_rule = "GM-1"
+    compiled_module = "gridwidgets.games.fast.gridmaster"
 
     def __init__(self, size: int = 20, players: int = 4, tiles: int = 100, deactivate: str = "own") -> None:
         for name, value, low, high in (("size", size, 1, MAX_SIZE), ("players", players, 1, 4)):
