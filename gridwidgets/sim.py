@@ -165,8 +165,12 @@ def simulate(
     if parquet is not None:
         return _stream(cls, options, probe, n_games, seed, n_jobs, progress, Path(parquet), batch)
     seeds = game_seeds(n_games, seed)
+    from . import fast
+
+    # compiled games are quick: larger chunks keep a worker's overhead per game small
+    compiled = fast.enabled() and fast.kernel(probe) is not None
     rows = run_chunks(_RandomGames(cls, options), seeds, n_jobs=n_jobs, progress=progress,
-                      desc=f"{cls.game_type.long_name} games")
+                      desc=f"{cls.game_type.long_name} games", max_chunk=5000 if compiled else 250)
     columns = list(rows[0]) if rows else list(probe.result_row())
     frame = pd.DataFrame(rows, columns=columns)
     frame.insert(0, "game", range(n_games))

@@ -217,6 +217,7 @@ class BlockFour(BlockFourKnowledge, BlockFourPicture, BlockFourTerminal, BlockFo
     )
     players = ("X", "O")
     end_rule = "BF-9"
+    compiled_module = "gridwidgets.games.fast.blockfour"
     turn_rule = "BF-6"
     final_rule = "BF-13"
     secrecy_rule = "BF-5"

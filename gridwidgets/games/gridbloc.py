@@ -204,6 +204,7 @@ class GridBloc(GridBlocKnowledge, GridBlocPicture, GridBlocTerminal, GridBlocVie
     )
     players = ("Player 1", "Player 2")
     end_rule = "GB-7"
+    compiled_module = "gridwidgets.games.fast.gridbloc"
     turn_rule = "GB-4"
 
     def __init__(
