@@ -46,8 +46,6 @@ ROW_EXTRA = 0
 _PHASES = {"setup": SETUP, "play": PLAY, "over": OVER}
 
 
-
-
 def supports(game: Any) -> bool:
     """Every GridBloc board and position; not a subclass that changes the rules."""
     from ..gridbloc import GridBloc
@@ -79,7 +77,7 @@ def encode(game: Any) -> np.ndarray:
     s[WINNERS] = sum(1 << q for q in game._winners) if game._phase == "over" else 0
     s[LENGTH] = len(game._history)
     s[shut: shut + e] = game._shut
-    s[base: base + e] = game._hole_edge
+    s[base: base + e] = game._hole_edge  # GB-1: every edge next to a hole is closed
     for k in game._original:
         s[base + k] = 1
     s[hole: hole + n] = game._hole_mask
