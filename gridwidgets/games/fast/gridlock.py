@@ -43,6 +43,16 @@ def extra_row(game: Any, row: list[int]) -> dict[str, Any]:
     return {}
 
 
+@njit(cache=True, inline="always")
+def _usable(state, r, c, rows, cols, opp):
+    """GL-3: the cell is empty and no orthogonal neighbour holds ``opp``'s marker."""
+    i = BOARD + r * cols + c
+    if state[i] != -1:
+        return False
+    return not ((r > 0 and state[i - cols] == opp) or (r < rows - 1 and state[i + cols] == opp)
+                or (c > 0 and state[i - 1] == opp) or (c < cols - 1 and state[i + 1] == opp))
+
+
 @njit(cache=True)
 def _legal_for(state, p, out):
     """GL-3: empty, and no orthogonal neighbour holds the opponent's marker; row by row."""
@@ -51,11 +61,7 @@ def _legal_for(state, p, out):
     n = 0
     for r in range(rows):
         for c in range(cols):
-            i = BOARD + r * cols + c
-            if state[i] != -1:
-                continue
-            if (r > 0 and state[i - cols] == opp) or (r < rows - 1 and state[i + cols] == opp) \
-                    or (c > 0 and state[i - 1] == opp) or (c < cols - 1 and state[i + 1] == opp):
+            if not _usable(state, r, c, rows, cols, opp):
                 continue
             out[n] = r * cols + c
             n += 1
@@ -78,11 +84,7 @@ def _any_legal(state):
     opp = 1 - state[TO_MOVE]
     for r in range(rows):
         for c in range(cols):
-            i = BOARD + r * cols + c
-            if state[i] != -1:
-                continue
-            if (r > 0 and state[i - cols] == opp) or (r < rows - 1 and state[i + cols] == opp) \
-                    or (c > 0 and state[i - 1] == opp) or (c < cols - 1 and state[i + 1] == opp):
+            if not _usable(state, r, c, rows, cols, opp):
                 continue
             return True
     return False
