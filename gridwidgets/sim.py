@@ -57,7 +57,8 @@ def run_chunks(
             core; ``None``: joblib's current ``parallel_config``, e.g. a Dask
             or Ray cluster).
         progress: show a tqdm progress bar.
-        desc, unit: the bar's labels.
+        desc: the bar's label.
+        unit: the bar's unit (games, matches, ...).
         max_chunk: the most items in one chunk (a few chunks per worker keep
             the bar moving and the load even).
 
@@ -209,6 +210,33 @@ class StreamedRun:
         ``columns``), ``winners`` as tuples: equal to :func:`simulate`'s table."""
         return read_run(self.path, columns)
 
+    def game(self, index: int) -> Game:
+        """Game ``index`` of the run (row ``index`` of :meth:`read`), played
+        again move by move through ``play()`` from its seed: the finished
+        game, with its history (``undo``, a widget's replay).
+
+        Raises:
+            IndexError: ``index`` outside ``0 .. n_games - 1``.
+            ValueError: the folder's ``run.json`` is missing or names a game
+                that is not registered.
+        """
+        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < self.n_games:
+            raise IndexError(f"game index must be an int in 0..{self.n_games - 1}, got {str(index)[:30]!r}")
+        meta = _read_meta(Path(self.path))
+        if meta is None:
+            raise ValueError(f"{str(self.path)[:80]!r} holds no streamed run (no run.json)")
+        from .core.game import Game
+        from .core.registry import lookup_id
+
+        cls = lookup_id(str(meta["game"]))
+        if cls is None:
+            raise ValueError(f"the run's game {str(meta['game'])[:40]!r} is not registered")
+        # child ``index`` of game_seeds(n, entropy), without spawning the others
+        seed = int(np.random.SeedSequence(int(meta["entropy"]), spawn_key=(index,)).generate_state(1)[0])
+        g = cls.new_for_seed(dict(meta["options"]), seed)
+        Game._rollout(g, random.Random(seed))  # the generic rollout: every move through play()
+        return g
+
 
 def read_run(path: str | os.PathLike[str], columns: list[str] | None = None) -> pd.DataFrame:
     """A streamed run (:func:`simulate` with ``parquet=``) as a ``pandas.DataFrame``
@@ -236,6 +264,17 @@ def read_run(path: str | os.PathLike[str], columns: list[str] | None = None) -> 
     if "winners" in frame.columns:
         frame["winners"] = [tuple(int(x) for x in w) for w in frame["winners"]]
     return frame
+
+
+def _run_options(cls: type[Game], options: dict[str, Any], probe: Game) -> dict[str, Any]:
+    """The options that make the run's games (``run.json``): the probe's full
+    options (defaults spelled out), except for a game whose setup each seed
+    draws (``Chance.SEEDED_SETUP`` without a ``seed`` option), whose probe
+    holds one drawn setup: there the options as given."""
+    from .core.gametype import Chance
+
+    drawn = cls.game_type.chance is Chance.SEEDED_SETUP and "seed" not in options
+    return json.loads(json.dumps(options if drawn else probe.options(), default=str))
 
 
 def _starts(meta: dict[str, Any]) -> list[int]:
@@ -294,7 +333,7 @@ def _stream(cls: type[Game], options: dict[str, Any], probe: Game, n_games: int,
     try:
         import pyarrow.parquet as pq
     except ImportError as exc:  # pragma: no cover - pyarrow is in the extras
-        raise ImportError("simulate(parquet=...) needs pyarrow: pip install 'gridwidgets[scale]'") from exc
+        raise ImportError("simulate(parquet=...) needs pyarrow: pip install 'gridwidgets[parquet]'") from exc
     if not isinstance(batch, int) or isinstance(batch, bool) or batch < 1:
         raise ValueError(f"batch must be a positive int, got {batch!r}")
     t0 = time.perf_counter()
@@ -304,7 +343,7 @@ def _stream(cls: type[Game], options: dict[str, Any], probe: Game, n_games: int,
         seed_used = int(old["entropy"])  # resume a run started without a seed
     else:
         seed_used = int(np.random.SeedSequence(seed).entropy)  # type: ignore[arg-type]
-    meta = {"game": probe.game_id or cls.__name__, "options": json.loads(json.dumps(probe.options(), default=str)),
+    meta = {"game": probe.game_id or cls.__name__, "options": _run_options(cls, options, probe),
             "entropy": seed_used, "n_games": n_games, "batch": batch}
     if old is not None and any(old.get(k) != v for k, v in meta.items()):
         diff = ", ".join(f"{k} {old.get(k)!r} here, {v!r} asked" for k, v in meta.items() if old.get(k) != v)

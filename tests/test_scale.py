@@ -17,6 +17,7 @@ import pytest
 import gridwidgets as gw
 from gridwidgets.agents import GreedyAgent, RandomAgent
 from gridwidgets.analysis import sprt, tournament
+from gridwidgets.core import registry
 from gridwidgets.sim import read_run, simulate
 
 AGENTS = {"random": RandomAgent(), "greedy": GreedyAgent()}
@@ -91,13 +92,19 @@ def test_a_dask_worker_killed_mid_run_costs_only_its_batch(dask_client, tmp_path
 @pytest.fixture(scope="module")
 def ray_backend():
     ray = pytest.importorskip("ray")
+    from joblib.pool import PicklingPool
     from ray.util.joblib import register_ray
 
+    # Ray's joblib backend makes joblib's own process pool a Ray pool, for the
+    # rest of the process (``PicklingPool.__bases__ = (ray Pool,)``): put it
+    # back, or later tests on joblib's "multiprocessing" backend run on Ray
+    bases = PicklingPool.__bases__
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False,
              object_store_memory=150 * 1024 * 1024)
     register_ray()
     yield
     ray.shutdown()
+    PicklingPool.__bases__ = bases
 
 
 def test_simulate_and_tournament_on_ray_are_the_same_as_one_process(ray_backend, tmp_path):
@@ -129,6 +136,30 @@ def test_a_streamed_run_reads_back_equal_and_resumes_after_a_crash(tmp_path):
     assert (again.played, again.kept) == (400, 2100)
     assert again.read().equals(ref)
     assert read_run(folder, columns=["winner"]).columns.tolist() == ["game", "winner"]
+
+
+@pytest.mark.parametrize("name", sorted(registry.games()))
+def test_every_game_resumes_its_run_and_plays_any_game_of_it_again(name, tmp_path):
+    """Every registered game: a second call with the same arguments finds the
+    whole run on disk (also a game whose setup each seed draws), and
+    ``run.game(i)`` replays game ``i`` through ``play()`` to its row."""
+    cls = registry.games()[name]
+    opts = dict(cls.small_options)
+    run = simulate(cls, 120, seed=8, progress=False, parquet=tmp_path / name, batch=50, **opts)
+    again = simulate(cls, 120, seed=8, progress=False, parquet=tmp_path / name, batch=50, **opts)
+    assert (again.played, again.kept) == (0, 120)
+    table = run.read()
+    assert table.equals(simulate(cls, 120, seed=8, progress=False, **opts))
+    for i in (0, 49, 50, 119):
+        g = run.game(i)
+        assert g.is_over and g.history, "replayed through play(), history kept"
+        row, ref = g.result_row(), table.iloc[i]
+        assert tuple(g.winners) == ref["winners"]
+        assert {k: row[k] for k in row if k not in ("length", "winners")} == {
+            k: ref[k] for k in row if k not in ("length", "winners")}
+    for bad in (-1, 120, "3", True):
+        with pytest.raises(IndexError, match="game index"):
+            run.game(bad)
 
 
 def test_a_folder_of_another_run_is_refused(tmp_path):

@@ -45,7 +45,9 @@ from .greedy import position_rng
 
 __all__ = ["MCTSAgent"]
 
-#: simulations per compiled call when a time budget or a stop event is watched
+#: most simulations per compiled call when a time budget or a stop event is
+#: watched; calls start at one simulation and double up to this, so a stop
+#: event already set ends the search after one simulation, as in Python
 _CHUNK = 256
 
 
@@ -280,12 +282,14 @@ class MCTSAgent(Agent):
         if mod is not None:
             # the same search compiled (gridwidgets.fast): the same tree, statistics and stream
             tree = fast.CompiledSearch(work, mod, rng, self.c)
+            chunk = 1
             while True:
                 step = budget - tree.simulations if budget is not None else _CHUNK
                 if record_every is not None:
                     step = min(step, record_every - tree.simulations % record_every)
                 if stop is not None or deadline is not None:
-                    step = min(step, _CHUNK)
+                    step = min(step, chunk)
+                    chunk = min(2 * chunk, _CHUNK)
                 tree.run(step)
                 done = tree.simulations
                 if record_every is not None and done % record_every == 0:

@@ -78,7 +78,7 @@ def llr(wins: float, draws: float, losses: float, elo0: float, elo1: float) -> f
     stronger) against H0 (``elo0``) for ``a``'s ``wins``, ``draws``,
     ``losses``: each hypothesis's best trinomial likelihood with that
     expected score (the draw rate is the nuisance parameter), counts
-    regularised by :data:`PRIOR` each.
+    regularised by ``PRIOR`` (0.01) each.
 
     Returns:
         The log-likelihood ratio (natural log): positive favours H1.
@@ -206,10 +206,13 @@ def sprt(
     Args:
         game_factory: a two-player game class (or a function making a game),
             as for :func:`~gridwidgets.analysis.tournament`.
-        a, b: the agents (objects with ``choose``, or classes/functions of a
-            seed; copied and seeded per game as in ``tournament``).
-        elo0, elo1: H0 and H1, ``a``'s Elo advantage over ``b`` (``elo0 < elo1``).
-        alpha, beta: the error rates: accepting H1 when H0 holds, and H0 when H1 does.
+        a: the first agent (an object with ``choose``, or a class/function of
+            a seed; copied and seeded per game as in ``tournament``).
+        b: the second agent, the same way.
+        elo0: H0, ``a``'s Elo advantage over ``b`` under the null hypothesis.
+        elo1: H1, the advantage under the alternative (``elo0 < elo1``).
+        alpha: the error rate of accepting H1 when H0 holds.
+        beta: the error rate of accepting H0 when H1 holds.
         max_games: stop undecided after this many games.
         n_jobs: processes (joblib; ``None``: the current ``parallel_config``,
             e.g. Dask). Games are played in batches and read in game order,

@@ -74,6 +74,9 @@ G = TypeVar("G", bound="Game")
 _SHARED = frozenset({"_history", "_future", "_step_records"})
 #: attributes a copy never takes from the original
 _OWN = frozenset({"_observers", "_lock", "_quiet", "_dirty"})
+#: element types a list may hold to be copied flat (``list(value)``): immutable,
+#: so the flat copy is what ``deepcopy`` would make, without a call per element
+_ATOMIC = frozenset({int, float, bool, str, type(None)})
 
 
 @dataclass(frozen=True, order=True)
@@ -1221,6 +1224,9 @@ class Game(ABC):
                     new.__dict__[key] = list(value)
                 elif key in self._static or key == "_pending" or key == "_hidden_players":
                     new.__dict__[key] = value  # never changed in place (replaced on change)
+                elif type(value) is list and id(value) not in memo and all(type(x) in _ATOMIC for x in value):
+                    new.__dict__[key] = memo[id(value)] = list(value)  # a board of ints: flat
+                    memo.setdefault(id(memo), []).append(value)  # kept alive, as deepcopy keeps its originals
                 else:
                     new.__dict__[key] = _copy.deepcopy(value, memo)
         new._observers = {}

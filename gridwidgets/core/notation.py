@@ -9,6 +9,7 @@ numbers: ``"2 3"`` and ``"2,3"`` both mean ``C2``.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -34,8 +35,10 @@ _SHEET = re.compile(r"([A-Za-z]{1,3}) ?(\d{1,4})")
 _ROWCOL = re.compile(r"\(? ?(\d{1,4}) ?(?:, ?| )(\d{1,4}) ?\)?")
 
 
+@functools.lru_cache(maxsize=1024)
 def col_label(col: int) -> str:
-    """Column letters for a 0-based column: 0 -> ``A``, 25 -> ``Z``, 26 -> ``AA``."""
+    """Column letters for a 0-based column: 0 -> ``A``, 25 -> ``Z``, 26 -> ``AA``
+    (remembered: every move's notation asks for one)."""
     if col < 0:
         raise ValueError(f"column {col} is negative")
     out = ""

@@ -5,7 +5,7 @@ has its rules compiled by numba over a flat ``int64`` state. When numba is
 installed, :func:`~gridwidgets.sim.simulate` plays its random games there
 and :class:`~gridwidgets.agents.MCTSAgent` (random rollouts) searches
 there, with exactly the results of the Python engines: the kernels draw
-from the same ``random.Random`` stream (:mod:`gridwidgets.fast.mt`),
+from the same ``random.Random`` stream (``gridwidgets.fast.mt``),
 consider the moves in the same order and apply the same arithmetic, so a
 seed gives the same games, the same moves and the same statistics on
 either path (tested by replaying compiled games through ``play()``).
@@ -22,7 +22,7 @@ A kernel module gives, in Python: ``supports(game) -> bool``,
 the legal moves of any position), ``extra_row(game, row) -> dict`` (the
 game's own result columns from the kernel's row), ``ROW_EXTRA`` (how many
 numbers those take); compiled: the rule functions of
-:mod:`gridwidgets.fast.drivers` and the entry points ``random_games``,
+``gridwidgets.fast.drivers`` and the entry points ``random_games``,
 ``random_moves``, ``uct_run`` (each a call of the driver of that name with
 the game's rule functions, so numba can cache them).
 """
@@ -123,7 +123,8 @@ def random_game_rows(cls: type[Game], options: dict[str, Any], seeds: list[int])
     compiled kernel for these games.
 
     Args:
-        cls, options: the game class and its options.
+        cls: the game class.
+        options: its options (as for ``cls.new_for_seed``).
         seeds: ints below ``2**32`` (:func:`~gridwidgets.sim.game_seeds`).
     """
     from ..core.gametype import Chance
