@@ -22,10 +22,11 @@ from typing import Any
 from .equilibrium import Equilibrium, equilibrium
 from .solve import Solution, SolveBudgetExceeded, solve
 from .sprt import SPRTResult, sprt
+from .stage import StageGame, stage_game
 from .tournament import TournamentResult, elo_ratings, tournament, wilson_interval
 
 __all__ = ["Equilibrium", "TournamentResult", "elo_ratings", "equilibrium", "tournament", "wilson_interval"]
-__all__ += ["SPRTResult", "Solution", "SolveBudgetExceeded", "solve", "sprt"]
+__all__ += ["SPRTResult", "Solution", "SolveBudgetExceeded", "StageGame", "solve", "sprt", "stage_game"]
 
 
 def __getattr__(name: str) -> Any:

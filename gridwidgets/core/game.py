@@ -566,6 +566,11 @@ class Game(ABC):
     #: default. The name ``"stage_matrix"`` is special: ``analysis.equilibrium(game)``
     #: calls it at a two-player simultaneous node for the matrix game of that node.
     analysis_tools: ClassVar[dict[str, Any]] = {}
+    #: exercise kinds particular to this game, ``{kind: object or "module:attribute"}``
+    #: (``gridwidgets.exercises``): each object has ``applies(game) -> bool``,
+    #: ``generate(cls, options, depth, n, rng, progress) -> list[Exercise]`` and
+    #: ``judge(exercise) -> Judge``; none by default (the generic kinds need none)
+    exercise_kinds: ClassVar[dict[str, Any]] = {}
     #: agents particular to this game, ``{name: class or "module:attribute"}``, served as
     #: ``gridwidgets.agents.<name>``; none by default
     agents: ClassVar[dict[str, Any]] = {}

@@ -106,6 +106,9 @@ class GridMaster4(GridMaster4Knowledge, GridMaster4Picture, GridMaster4Terminal,
     end_rule = "GM-8"
     turn_rule = "GM-1"
     compiled_module = "gridwidgets.games.fast.gridmaster"
+    #: the one-player puzzle's exercise, "reach tile N from here" (games/knowledge/gridmaster_exercises.py)
+    exercise_kinds: ClassVar[dict[str, Any]] = {
+        "reach-tile": "gridwidgets.games.knowledge.gridmaster_exercises:REACH_TILE"}
 
     def __init__(self, size: int = 20, players: int = 4, tiles: int = 100, deactivate: str = "own") -> None:
         for name, value, low, high in (("size", size, 1, MAX_SIZE), ("players", players, 1, 4)):

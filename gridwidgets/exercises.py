@@ -1,0 +1,920 @@
+"""Exercises with feedback, made from exact search: "win in 3", "the only move
+that does not lose", and kinds a game offers of its own.
+
+A teacher makes a set::
+
+    ex = gw.exercises.generate("<game>", kind="win-in", depth=2, n=12, seed=0, rows=5, cols=5)
+    ex.save("week3.json")              # share the file; ExerciseSet.load reads it back
+    ex.widget()                        # students answer on the board
+
+Every exercise knows every right answer exactly. The generic kinds are
+for two-player, sequential, zero-sum games that :func:`~gridwidgets.analysis.solve`
+solves (their ``game_type`` says so):
+
+- ``"win-in"``: the player to move wins, at best within ``depth`` of their
+  own moves and not sooner, and some move does not win; the answers are
+  **every** winning move, which
+  are exactly :func:`~gridwidgets.analysis.solve`'s winning moves (a
+  position is kept only when each winning move also wins within
+  ``depth``).
+- ``"only-move"``: exactly one legal move does not lose (``solve``); the
+  answer is that move.
+
+A game adds kinds of its own through its ``exercise_kinds`` hook (a
+``{kind: "module:function"}`` class attribute; each game's rules page says
+what its kinds mean), for instance a single-player puzzle's "reach a goal
+from here".
+
+An :class:`ExerciseWidget` (a game widget in exercise mode) takes the
+student's clicks through the same ``play()`` as any board. A right answer
+says so and the opponent answers (the best defence), and the exercise goes
+on to the end of the line; a wrong answer is taken back after the board has
+shown its refutation move by move (the opponent's winning reply, the best
+defence, ...). Every answer is recorded in the widget (``results``), with
+its time, for the teacher.
+
+Sources: the win-in search is depth-limited negamax (Knuth & Moore 1975,
+"An Analysis of Alpha-Beta Pruning", *Artificial Intelligence* 6(4)),
+counting only the solver's own moves, as chess problems count "mate in n".
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .core import registry
+from .core.errors import shorten
+from .core.game import Game
+from .core.gametype import Dynamics, Information, Utility
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+__all__ = ["Exercise", "ExerciseSet", "ExerciseWidget", "Judge", "generate", "kinds"]
+
+#: the save file's format name and version
+FORMAT = "gridwidgets-exercises"
+VERSION = 1
+#: the most exercises one file or one call holds (bounded work and files)
+MAX_EXERCISES = 1000
+#: the largest save file read, in characters
+MAX_FILE = 5_000_000
+#: the deepest ``depth`` the generic kinds search (own moves)
+MAX_DEPTH = 6
+#: positions a kind may examine per exercise asked before giving up
+TRIES_PER_EXERCISE = 400
+#: the solver's node budget per examined position
+SOLVE_NODES = 200_000
+#: the kinds every solvable game offers
+GENERIC_KINDS = ("win-in", "only-move")
+
+
+# ----------------------------------------------------------------------
+# Exercises and sets
+# ----------------------------------------------------------------------
+@dataclass(frozen=True)
+class Exercise:
+    """One exercise: a position, who solves it, and every right first move.
+
+    Attributes:
+        game: the game's registry name.
+        position: the position as a save file of the game (``Game.to_json``,
+            parsed): options and the moves from the start.
+        kind: ``"win-in"``, ``"only-move"`` or a kind of the game's own.
+        player: the solver's player id (the player to move).
+        answers: notation of every right first move, in ``legal_moves()`` order.
+        depth: the solver's own moves the goal takes at best (``win-in``;
+            a game's kinds say what theirs means; ``1`` for ``only-move``).
+        prompt: the task, for people.
+        goal: a number a game's own kind needs (a target), else ``None``.
+    """
+
+    game: str
+    position: dict[str, Any]
+    kind: str
+    player: int
+    answers: tuple[str, ...]
+    depth: int
+    prompt: str
+    goal: int | None = None
+
+    def start(self) -> Game:
+        """A new game object at the exercise's position (the save file replayed
+        through the rules, :meth:`Game.from_json`)."""
+        cls = registry.get(self.game)
+        return cls.from_json(self.position)
+
+    def judge(self) -> Judge:
+        """What decides the answers after the first one and plays the other side."""
+        return _judge_for(self)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The exercise as plain JSON data (what :meth:`ExerciseSet.save` writes)."""
+        return {"game": self.game, "position": self.position, "kind": self.kind, "player": self.player,
+                "answers": list(self.answers), "depth": self.depth, "prompt": self.prompt, "goal": self.goal}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Exercise:
+        """An exercise from :meth:`to_dict`'s data, every part checked: the game
+        is registered, the position replays through the rules, the player is
+        to move and every answer is one of their legal moves.
+
+        Raises:
+            ValueError: saying what is wrong.
+        """
+        if not isinstance(data, dict):
+            raise ValueError(f"an exercise must be an object, not {type(data).__name__}")
+        need = {"game": str, "position": dict, "kind": str, "player": int, "answers": list, "depth": int,
+                "prompt": str}
+        for key, typ in need.items():
+            value = data.get(key)
+            if not isinstance(value, typ) or (typ is int and isinstance(value, bool)):
+                raise ValueError(f"exercise field {key!r} must be a {typ.__name__}, got {shorten(value)}")
+        goal = data.get("goal")
+        if goal is not None and (not isinstance(goal, int) or isinstance(goal, bool)):
+            raise ValueError(f"exercise field 'goal' must be an int or null, got {shorten(goal)}")
+        if data["game"] not in registry.games():
+            raise ValueError(f"exercise for an unknown game {shorten(data['game'])}")
+        if not 1 <= data["depth"] <= 100 or len(data["prompt"]) > 500 or len(data["kind"]) > 40:
+            raise ValueError("exercise depth, prompt or kind out of bounds")
+        if not data["answers"] or len(data["answers"]) > 1000 or not all(isinstance(a, str) for a in data["answers"]):
+            raise ValueError("exercise answers must be a non-empty list of moves in notation")
+        ex = cls(data["game"], data["position"], data["kind"], data["player"], tuple(data["answers"]),
+                 data["depth"], data["prompt"], goal)
+        try:
+            g = ex.start()
+        except ValueError as exc:
+            raise ValueError(f"exercise position: {shorten(str(exc), 120)}") from None
+        if g.is_over or g.current_player != ex.player:
+            raise ValueError(f"exercise player {ex.player} is not to move in its position")
+        legal = {str(m) for m in g.legal_moves()}
+        wrong = [a for a in ex.answers if a not in legal]
+        if wrong:
+            raise ValueError(f"exercise answer {shorten(wrong[0])} is not a legal move of its position")
+        return ex
+
+
+@dataclass
+class ExerciseSet(Sequence[Exercise]):
+    """A list of exercises of one game, saved and shared as one JSON file.
+
+    Attributes:
+        exercises: the exercises, in order.
+        title: a caption.
+    """
+
+    exercises: list[Exercise]
+    title: str = ""
+
+    def __len__(self) -> int:
+        return len(self.exercises)
+
+    def __getitem__(self, index: Any) -> Any:
+        return self.exercises[index]
+
+    def __iter__(self) -> Iterator[Exercise]:
+        return iter(self.exercises)
+
+    def __repr__(self) -> str:
+        kinds = sorted({e.kind for e in self.exercises})
+        return f"ExerciseSet({self.title[:80]!r}: {len(self)} exercises, {', '.join(kinds) or 'none'})"
+
+    def to_json(self) -> str:
+        """The set as a versioned JSON text."""
+        return json.dumps({"format": FORMAT, "version": VERSION, "title": self.title,
+                           "exercises": [e.to_dict() for e in self.exercises]}, indent=1)
+
+    def save(self, path: str | Path) -> Path:
+        """Write the set to ``path`` (JSON); :meth:`load` reads it back equal."""
+        p = Path(path)
+        p.write_text(self.to_json(), encoding="utf-8")
+        return p
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> ExerciseSet:
+        """A set from :meth:`to_json`'s text, every exercise checked
+        (:meth:`Exercise.from_dict`); never a half-loaded set.
+
+        Raises:
+            ValueError: saying what is wrong (the file's size, JSON, format,
+                version, or the first bad exercise and why).
+        """
+        if isinstance(text, bytes):
+            text = text.decode("utf-8", errors="replace")
+        if not isinstance(text, str):
+            raise ValueError(f"an exercise file is text, not {type(text).__name__}")
+        if len(text) > MAX_FILE:
+            raise ValueError(f"an exercise file is at most {MAX_FILE:,} characters, this one {len(text):,}")
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError) as exc:
+            raise ValueError(f"not an exercise file: {shorten(str(exc), 60)}") from None
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise ValueError(f"not an exercise file (no \"format\": \"{FORMAT}\")")
+        if data.get("version") != VERSION:
+            raise ValueError(f"exercise file version {shorten(data.get('version'))} is not {VERSION}")
+        items = data.get("exercises")
+        title = data.get("title", "")
+        if not isinstance(items, list) or not isinstance(title, str) or len(title) > 500:
+            raise ValueError("an exercise file needs a list of exercises and a text title")
+        if len(items) > MAX_EXERCISES:
+            raise ValueError(f"an exercise file holds at most {MAX_EXERCISES} exercises, this one {len(items)}")
+        out = []
+        for i, item in enumerate(items):
+            try:
+                out.append(Exercise.from_dict(item))
+            except ValueError as exc:
+                raise ValueError(f"exercise {i + 1}: {exc}") from None
+        games = {e.game for e in out}
+        if len(games) > 1:
+            raise ValueError("an exercise set holds exercises of one game")
+        return cls(out, title)
+
+    @classmethod
+    def load(cls, path: str | Path) -> ExerciseSet:
+        """Read a set saved by :meth:`save` (see :meth:`from_json` for the checks).
+
+        Raises:
+            ValueError: for a bad file.
+        """
+        p = Path(path)
+        if p.stat().st_size > MAX_FILE * 4:
+            raise ValueError(f"{str(p)[:60]!r} is too large for an exercise file")
+        return cls.from_json(p.read_bytes())
+
+    def widget(self, index: int = 0, **options: Any) -> ExerciseWidget:
+        """The board in exercise mode, at exercise ``index`` (see :class:`ExerciseWidget`)."""
+        return ExerciseWidget(self, index=index, **options)
+
+    def panel(self, index: int = 0, **options: Any) -> Any:
+        """The board in exercise mode with *Previous* / *Next* buttons and the
+        count of exercises solved at the first try (an ``ipywidgets.VBox``;
+        its ``board`` attribute is the :class:`ExerciseWidget`)."""
+        import ipywidgets
+
+        board = self.widget(index, **options)
+        prev = ipywidgets.Button(description="Previous", icon="arrow-left", tooltip="the previous exercise")
+        nxt = ipywidgets.Button(description="Next", icon="arrow-right", tooltip="the next exercise")
+        label = ipywidgets.HTML()
+
+        def update(*_: Any) -> None:
+            label.value = (f"Exercise {board.index + 1} of {len(self)} &middot; "
+                           f"solved at the first try: {len(board.solved)}")
+            prev.disabled = board.index == 0
+            nxt.disabled = board.index + 1 >= len(self)
+
+        prev.on_click(lambda _b: (board.previous(), update()))
+        nxt.on_click(lambda _b: (board.next(), update()))
+        board.observe(update, names="state")
+        update()
+        box = ipywidgets.VBox([board, ipywidgets.HBox([prev, nxt, label])])
+        box.board = board  # type: ignore[attr-defined]
+        return box
+
+    def _repr_html_(self) -> str:
+        import html
+
+        rows = "".join(
+            f"<tr><td>{i + 1}</td><td>{html.escape(e.prompt)}</td><td>{len(e.answers)}</td></tr>"
+            for i, e in enumerate(self.exercises[:50]))
+        more = f"<p>... and {len(self) - 50} more</p>" if len(self) > 50 else ""
+        return (f"<p><b>{html.escape(self.title or 'Exercises')}</b>: {len(self)}</p>"
+                f"<table><tr><th>#</th><th>task</th><th>right answers</th></tr>{rows}</table>{more}")
+
+
+# ----------------------------------------------------------------------
+# Searches (generic: play/undo over the Game protocol)
+# ----------------------------------------------------------------------
+def _solvable(cls: type[Game], game: Game) -> str:
+    """Why the generic kinds cannot be made for ``game``, or ``""``."""
+    gt = cls.game_type
+    if len(game.players) != 2:
+        return f"has {len(game.players)} players"
+    if gt.dynamics is Dynamics.SIMULTANEOUS:
+        return "has simultaneous moves"
+    if gt.information is Information.IMPERFECT:
+        return "has hidden information"
+    if gt.utility is Utility.GENERAL_SUM:
+        return "is general-sum"
+    return ""
+
+
+class _Search:
+    """Depth-limited "does ``me`` win within ``d`` own moves" over play/undo,
+    with a table keyed by ``(position_key, d)`` and a node budget."""
+
+    def __init__(self, game: Game, me: int, max_nodes: int = 2_000_000) -> None:
+        self.g = game
+        self.me = me
+        self.table: dict[Any, bool] = {}
+        self.nodes = 0
+        self.max_nodes = max_nodes
+
+    def won(self) -> bool:
+        r = self.g.returns()
+        return r[self.me] > max(r[q] for q in range(len(r)) if q != self.me)
+
+    def wins_within(self, d: int) -> bool:
+        """True if the player ``me`` forces a win here within ``d`` of their own moves."""
+        g = self.g
+        if g.is_over:
+            return self.won()
+        if d <= 0:
+            return False
+        key = (g.position_key(), d)
+        hit = self.table.get(key)
+        if hit is not None:
+            return hit
+        self.nodes += 1
+        if self.nodes > self.max_nodes:
+            raise _TooBig
+        mine = g.current_player == self.me
+        out = not mine
+        for m in g.search_moves():
+            g.play(m)
+            try:
+                v = self.wins_within(d - 1 if mine else d)
+            finally:
+                g.undo()
+            if mine and v:
+                out = True
+                break
+            if not mine and not v:
+                out = False
+                break
+        self.table[key] = out
+        return out
+
+    def distance(self, limit: int) -> int | None:
+        """The fewest own moves ``me`` needs to force a win here (at most ``limit``), or ``None``."""
+        for d in range(1, limit + 1):
+            if self.wins_within(d):
+                return d
+        return None
+
+    def moves_within(self, d: int) -> list[str]:
+        """The mover's moves after which they still win within ``d - 1`` more own moves."""
+        g = self.g
+        out = []
+        for m in g.legal_moves():
+            g.play(m)
+            try:
+                if self.wins_within(d - 1):
+                    out.append(str(m))
+            finally:
+                g.undo()
+        return out
+
+
+class _TooBig(Exception):
+    pass
+
+
+def _solve(game: Game) -> Any:
+    from .analysis.solve import SolveBudgetExceeded, solve
+
+    try:
+        return solve(game, max_nodes=SOLVE_NODES, time_limit=20.0, progress=False)
+    except SolveBudgetExceeded:
+        return None
+
+
+def _random_line(game: Game, rng: random.Random) -> list[Any]:
+    """The moves of a random game from ``game`` to its end (``game`` unchanged)."""
+    g = game.copy()
+    moves = []
+    while not g.is_over:
+        m = rng.choice(g.legal_moves())
+        g.play(m)
+        moves.append(m)
+    return moves
+
+
+def _positions(cls: type[Game], options: dict[str, Any], rng: random.Random, back: range) -> Iterator[Game]:
+    """Positions a few moves before the end of random games (``back``: how many
+    moves before the end), latest first."""
+    while True:
+        start = cls(**options)
+        line = _random_line(start, rng)
+        for k in back:
+            if k > len(line):
+                break
+            g = cls(**options)
+            for m in line[: len(line) - k]:
+                g.play(m)
+            yield g
+
+
+def _position_data(g: Game) -> dict[str, Any]:
+    data = json.loads(g.to_json(indent=None))
+    data.pop("future", None)
+    return data
+
+
+def _win_in(cls: type[Game], options: dict[str, Any], depth: int, n: int, rng: random.Random,
+            progress: Callable[[], None]) -> list[Exercise]:
+    out: list[Exercise] = []
+    seen: set[Any] = set()
+    tries = 0
+    name = cls.game_type.short_name
+    for g in _positions(cls, options, rng, range(2 * depth - 1, 2 * depth + 6)):
+        if len(out) >= n or tries >= TRIES_PER_EXERCISE * n:
+            break
+        tries += 1
+        me = g.current_player
+        if me is None or g.position_key() in seen:
+            continue
+        search = _Search(g.copy(), me)
+        try:
+            if search.distance(depth) != depth:
+                continue
+            within = search.moves_within(depth)
+        except _TooBig:
+            continue
+        sol = _solve(g)
+        if sol is None or sol.value != 1 or sol.player != me:
+            continue
+        winning = [m for m, v in sol.move_values.items() if v == 1]
+        if set(winning) != set(within):
+            continue  # a winning move that takes longer: not a clean "win in depth"
+        if len(within) == len(g.legal_moves()):
+            continue  # every move wins: nothing to find
+        seen.add(g.position_key())
+        who = g.players[me]
+        moves = f"{depth} move{'s' if depth > 1 else ''}"
+        out.append(Exercise(name, _position_data(g), "win-in", me, tuple(within), depth,
+                            f"{who} to move wins in {moves}. Find a winning move."))
+        progress()
+    return out
+
+
+def _only_move(cls: type[Game], options: dict[str, Any], depth: int, n: int, rng: random.Random,
+               progress: Callable[[], None]) -> list[Exercise]:
+    out: list[Exercise] = []
+    seen: set[Any] = set()
+    tries = 0
+    name = cls.game_type.short_name
+    for g in _positions(cls, options, rng, range(2, 2 * depth + 8)):
+        if len(out) >= n or tries >= TRIES_PER_EXERCISE * n:
+            break
+        tries += 1
+        me = g.current_player
+        if me is None or g.position_key() in seen or len(g.legal_moves()) < 3:
+            continue
+        sol = _solve(g)
+        if sol is None or sol.player != me or sol.value < 0:
+            continue
+        saving = [m for m, v in sol.move_values.items() if v >= 0]
+        if len(saving) != 1 or len(sol.move_values) != len(g.legal_moves()):
+            continue
+        seen.add(g.position_key())
+        out.append(Exercise(name, _position_data(g), "only-move", me, tuple(saving), 1,
+                            f"{g.players[me]} to move: only one move does not lose. Find it."))
+        progress()
+    return out
+
+
+_GENERIC: dict[str, Callable[..., list[Exercise]]] = {"win-in": _win_in, "only-move": _only_move}
+
+
+def kinds(game: str | type[Game], **options: Any) -> list[str]:
+    """The exercise kinds :func:`generate` makes for a game with these options:
+    the generic ones when :func:`~gridwidgets.analysis.solve` applies (two
+    players, sequential, perfect information, zero-sum), then the game's own
+    (its ``exercise_kinds`` hook).
+
+    Raises:
+        ValueError: for an unknown game or bad options.
+    """
+    cls = registry.get(game) if isinstance(game, str) else game
+    probe = cls(**options)
+    own = [k for k in getattr(cls, "exercise_kinds", {}) if _own_kind(cls, k).applies(probe)]
+    return ([*GENERIC_KINDS] if not _solvable(cls, probe) else []) + own
+
+
+def _own_kind(cls: type[Game], kind: str) -> Any:
+    target = getattr(cls, "exercise_kinds", {}).get(kind)
+    if target is None:
+        return None
+    if isinstance(target, str):
+        import importlib
+
+        mod, _, attr = target.partition(":")
+        target = getattr(importlib.import_module(mod), attr)
+    return target
+
+
+def generate(
+    game: str | type[Game],
+    *,
+    kind: str = "win-in",
+    depth: int = 2,
+    n: int = 12,
+    seed: int | None = 0,
+    title: str = "",
+    progress: bool = False,
+    **options: Any,
+) -> ExerciseSet:
+    """Make ``n`` exercises of ``kind`` from random positions of a game.
+
+    Args:
+        game: a registry name (or a game class).
+        kind: ``"win-in"``, ``"only-move"`` or a kind of the game's own
+            (:func:`kinds` lists those a game offers).
+        depth: for ``"win-in"``: the solver wins within this many of their own
+            moves and not sooner (1 to ``MAX_DEPTH``); for ``"only-move"``:
+            how far from the end the positions are drawn; a game's kind says
+            what it means there.
+        n: how many exercises (1 to ``MAX_EXERCISES``).
+        seed: the random positions' seed (the same seed, the same set).
+        title: the set's caption (default: says what it is).
+        progress: show a tqdm bar.
+        **options: the game's options (``rows=5, cols=5``).
+
+    Returns:
+        An :class:`ExerciseSet`, possibly with fewer than ``n`` exercises
+        when the positions searched (``TRIES_PER_EXERCISE`` per exercise)
+        gave no more distinct ones.
+
+    Raises:
+        ValueError: an unknown game or kind, bad options, ``depth`` or ``n``,
+            or a kind the game does not offer (saying why).
+    """
+    cls = registry.get(game) if isinstance(game, str) else game
+    if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= MAX_EXERCISES:
+        raise ValueError(f"n must be an int from 1 to {MAX_EXERCISES}, got {shorten(n)}")
+    if not isinstance(depth, int) or isinstance(depth, bool) or not 1 <= depth <= MAX_DEPTH:
+        raise ValueError(f"depth must be an int from 1 to {MAX_DEPTH}, got {shorten(depth)}")
+    probe = cls(**options)
+    long_name = cls.game_type.long_name
+    rng = random.Random(seed)
+    from tqdm.auto import tqdm
+
+    bar = tqdm(total=n, desc=f"{kind} exercises", disable=not progress)
+    try:
+        if kind in _GENERIC:
+            why = _solvable(cls, probe)
+            if why:
+                raise ValueError(f"{long_name} {why}: the kind {kind!r} needs a two-player zero-sum game "
+                                 f"the solver can solve; it offers {kinds(cls, **options) or 'none'}")
+            made = _GENERIC[kind](cls, probe.options(), depth, n, rng, lambda: bar.update(1))
+        else:
+            own = _own_kind(cls, kind) if isinstance(kind, str) else None
+            if own is None or not own.applies(probe):
+                raise ValueError(f"{long_name} offers the exercise kinds {kinds(cls, **options)}, "
+                                 f"not {shorten(kind)}")
+            made = own.generate(cls, probe.options(), depth, n, rng, lambda: bar.update(1))
+    finally:
+        bar.close()
+    return ExerciseSet(made, title or f"{long_name}: {kind} exercises (depth {depth}, seed {seed})")
+
+
+# ----------------------------------------------------------------------
+# Judges: the answers after the first, the other side's replies, refutations
+# ----------------------------------------------------------------------
+class Judge:
+    """Decides a student's moves as an exercise goes on, and plays the other
+    side. The generic judge serves ``win-in`` and ``only-move``; a game's
+    own kind brings its own (the same methods).
+    """
+
+    def __init__(self, exercise: Exercise) -> None:
+        self.exercise = exercise
+        self.me = exercise.player
+
+    def right_moves(self, game: Game, own_moves_made: int) -> list[str]:
+        """The right moves for the solver in ``game`` after ``own_moves_made``
+        of their moves (0: the exercise's first, whose answers are stored)."""
+        if own_moves_made == 0:
+            return list(self.exercise.answers)
+        left = self.exercise.depth - own_moves_made
+        if self.exercise.kind != "win-in" or left < 1:
+            return []
+        return _Search(game.copy(), self.me).moves_within(left)
+
+    def finished(self, game: Game, own_moves_made: int) -> bool:
+        """True when the solver's part is done after a right move: the game won
+        (``win-in``), or the one move found (``only-move``; the other side
+        still answers, to show the line)."""
+        return game.is_over or self.exercise.kind != "win-in" or own_moves_made >= self.exercise.depth
+
+    def reply(self, game: Game) -> Any:
+        """The other side's move: the longest defence (a win if it has one)."""
+        return _best_defence(game, self.me)
+
+    def punish(self, game: Game) -> Any:
+        """After a wrong answer, the other side's move that wins (the refutation)."""
+        q = game.current_player
+        assert q is not None
+        sol = _solve(game)
+        if sol is not None and sol.player == q:
+            best = [m for m, v in sol.move_values.items() if v == sol.value]
+            if best:
+                return game.parse_move(_quickest(game, q, best))
+        return _best_defence(game, self.me)
+
+    def refutation_length(self, game: Game) -> int | None:
+        """How many moves of the refutation to show after a wrong answer in
+        ``game`` (``None``: to the end of the game)."""
+        return None
+
+    def defend(self, game: Game) -> Any:
+        """The solver's move in a lost line: the longest resistance."""
+        return _best_defence(game, 1 - self.me if len(game.players) == 2 else self.me)
+
+
+def _quickest(game: Game, p: int, moves: list[str]) -> str:
+    """Of winning moves, one that wins soonest (ties: the first)."""
+    best, best_d = moves[0], None
+    g = game.copy()
+    for m in moves:
+        g.play(m)
+        try:
+            s = _Search(g, p, max_nodes=50_000)
+            try:
+                d = s.distance(MAX_DEPTH)
+            except _TooBig:
+                d = None
+        finally:
+            g.undo()
+        if d is not None and (best_d is None or d < best_d):
+            best, best_d = m, d
+    return best
+
+
+def _best_defence(game: Game, attacker: int) -> Any:
+    """The defender's move that puts off ``attacker``'s win longest (a move
+    after which the attacker no longer wins is best of all)."""
+    g = game.copy()
+    moves = g.legal_moves()
+    best, best_d = moves[0], -1
+    for m in moves:
+        g.play(m)
+        try:
+            s = _Search(g, attacker, max_nodes=50_000)
+            try:
+                d = s.distance(MAX_DEPTH)
+            except _TooBig:
+                d = None
+        finally:
+            g.undo()
+        score = 10_000 if d is None else d
+        if score > best_d:
+            best, best_d = m, score
+    return best
+
+
+def _judge_for(exercise: Exercise) -> Judge:
+    if exercise.kind in _GENERIC:
+        return Judge(exercise)
+    cls = registry.get(exercise.game)
+    own = _own_kind(cls, exercise.kind)
+    if own is None:
+        raise ValueError(f"the game offers no exercise kind {shorten(exercise.kind)}")
+    return own.judge(exercise)
+
+
+# ----------------------------------------------------------------------
+# The widget
+# ----------------------------------------------------------------------
+class _Side:
+    """An agent seat of the exercise widget: plays what the judge says."""
+
+    def __init__(self, pick: Callable[[Game], Any], name: str) -> None:
+        self.pick = pick
+        self.name = name
+
+    def choose(self, game: Game) -> Any:
+        return self.pick(game)
+
+
+@dataclass
+class _Attempt:
+    exercise: int
+    started: float = field(default_factory=time.monotonic)
+    own_moves: int = 0
+    wrong: bool = False
+    #: the history's length just after the wrong answer, and the refutation's length to show
+    wrong_at: int = 0
+    show: int | None = None
+
+
+def _exercise_widget_base() -> type:
+    from .widgets.base import GameWidget
+
+    return GameWidget
+
+
+class ExerciseWidget(_exercise_widget_base()):  # type: ignore[misc]
+    """A game's board in exercise mode (``ExerciseSet.widget()``).
+
+    The student plays the exercise's player from the page (or with
+    :meth:`answer`, the same message); every other seat is played by the
+    exercise: after a right answer the best defence, after a wrong one the
+    refutation, move by move (``delay`` ms apart, as agents play), then the
+    wrong move is taken back after the line has been shown
+    (:meth:`retry`, or the board's *New game* button, starts the exercise
+    again). ``state["message"]`` says what happened.
+
+    Args:
+        exercises: an :class:`ExerciseSet` (or one :class:`Exercise`).
+        index: the exercise shown first.
+        on_answer: called with each answer's record (a dict as in
+            :attr:`results`): the classroom's rooms record answers this way.
+        **options: the board's options (``delay``, ``fit``, ...).
+
+    Attributes:
+        results: one dict per answer: ``exercise`` (index), ``move``,
+            ``right`` (bool), ``step`` (the solver's move number in the line,
+            1 = the exercise's answer), ``seconds`` since the exercise was
+            shown.
+    """
+
+    def __init__(self, exercises: ExerciseSet | Exercise, index: int = 0,
+                 on_answer: Callable[[dict[str, Any]], None] | None = None, **options: Any) -> None:
+        if isinstance(exercises, Exercise):
+            exercises = ExerciseSet([exercises])
+        if not isinstance(exercises, ExerciseSet) or not len(exercises):
+            raise TypeError("ExerciseWidget takes an ExerciseSet with at least one exercise")
+        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(exercises):
+            raise ValueError(f"exercise index must be 0..{len(exercises) - 1}, got {shorten(index)}")
+        self._set = exercises
+        self._index = index
+        self._on_answer = on_answer
+        self.results: list[dict[str, Any]] = []
+        self._lock_ex = threading.RLock()
+        ex = exercises[index]
+        self._judge = ex.judge()
+        game = ex.start()
+        options.setdefault("delay", 700)
+        options.setdefault("hidden_controls", ["undo", "redo", "goto", "toggle-edit", "export"])
+        others = {p: _Side(self._judge.reply, "the exercise") for p in range(len(game.players)) if p != ex.player}
+        super().__init__(game, agents=others, seats=(ex.player,), **options)
+        self._attempt = _Attempt(index)
+        self._feedback = (ex.prompt, "info")
+        self._message = self._feedback
+        self._sync()
+
+    # -- what the teacher reads ------------------------------------------
+    @property
+    def exercise(self) -> Exercise:
+        """The exercise shown."""
+        return self._set[self._index]
+
+    @property
+    def index(self) -> int:
+        """The index of the exercise shown."""
+        return self._index
+
+    @property
+    def exercises(self) -> ExerciseSet:
+        """The set."""
+        return self._set
+
+    def results_table(self) -> pd.DataFrame:
+        """:attr:`results` as a ``pandas.DataFrame`` (one row per answer)."""
+        import pandas as pd
+
+        return pd.DataFrame(self.results, columns=["exercise", "move", "right", "step", "seconds"])
+
+    @property
+    def solved(self) -> list[int]:
+        """The exercises answered right at the first try, by index."""
+        first: dict[int, bool] = {}
+        for r in self.results:
+            if r["step"] == 1:
+                first.setdefault(r["exercise"], r["right"])
+        return sorted(i for i, ok in first.items() if ok)
+
+    # -- moving through the set --------------------------------------------
+    def show(self, index: int) -> None:
+        """Show exercise ``index`` from its start.
+
+        Raises:
+            ValueError: an index outside the set.
+        """
+        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(self._set):
+            raise ValueError(f"exercise index must be 0..{len(self._set) - 1}, got {shorten(index)}")
+        with self._lock_ex:
+            self._index = index
+            ex = self._set[index]
+            self._judge = ex.judge()
+            self._agents = {p: _Side(self._judge.reply, "the exercise")
+                            for p in range(len(self._game.players)) if p != ex.player}
+            self._people = (ex.player,)
+            self._attempt = _Attempt(index)
+            self._feedback = (ex.prompt, "info")
+            self._game.replace_with(ex.start())
+            self.playing = True
+
+    def next(self) -> bool:
+        """The next exercise; False at the last one."""
+        if self._index + 1 >= len(self._set):
+            self._say("That was the last exercise.", "info")
+            return False
+        self.show(self._index + 1)
+        return True
+
+    def previous(self) -> bool:
+        """The previous exercise; False at the first one."""
+        if self._index == 0:
+            return False
+        self.show(self._index - 1)
+        return True
+
+    def retry(self) -> None:
+        """The exercise shown, from its start again."""
+        self.show(self._index)
+
+    def answer(self, move: str) -> bool:
+        """Answer with ``move`` (notation), as a click on the board does: the same
+        message. Returns True if the move was played (right or wrong)."""
+        return self.handle_intent({"type": "play", "move": move, "version": self._game.version})
+
+    # -- the page's messages ------------------------------------------------
+    #: intents an exercise refuses: its line is played by the exercise
+    refused_intents = frozenset({"undo", "redo", "goto", "seek", "edit"})
+
+    def handle_intent(self, content: Any) -> bool:
+        """As :meth:`GameWidget.handle_intent`, but *New game* starts the
+        exercise again, and undo, redo, goto and edit are refused (the
+        exercise plays its own line)."""
+        kind = content.get("type") if isinstance(content, dict) else None
+        if kind == "new":
+            self.retry()
+            return True
+        if kind in self.refused_intents:
+            self._say("In an exercise, press New game to start it again.", "info")
+            return False
+        return super().handle_intent(content)
+
+    def _on_game_change(self, game: Game) -> None:
+        attempt = getattr(self, "_attempt", None)
+        if attempt is not None and attempt.wrong and attempt.show is not None and self._agents:
+            if len(game.history) - attempt.wrong_at >= attempt.show:
+                self._agents = {}  # the refutation has been shown: it stops here
+        if attempt is not None and attempt.wrong and game.is_over and self._feedback[1] == "error":
+            ends = "a draw" if game.winner is None else f"{game.players[game.winner]} wins"
+            last = self.results[-1]["move"] if self.results else "that move"
+            self._feedback = (f"Not {last}: the refutation ends, {ends}. Press New game to try again.", "error")
+        super()._on_game_change(game)
+        if not self._message[0] and self._feedback[0]:
+            self._message = self._feedback
+            self._sync()
+
+    def _play(self, content: dict[str, Any]) -> bool:
+        g = self._game
+        with self._lock_ex:
+            attempt = self._attempt
+            before = g.copy()
+            mover = g.current_player
+            if mover != self.exercise.player or attempt.wrong or g.is_over:
+                return super()._play(content)  # refused there, with its message
+            right = self._judge.right_moves(before, attempt.own_moves)
+            played = super()._play(content)
+            if not played:
+                return False
+            move = str(g.history[-1])
+            attempt.own_moves += 1
+            ok = move in right
+            record = {"exercise": self._index, "move": move, "right": ok, "step": attempt.own_moves,
+                      "seconds": round(time.monotonic() - attempt.started, 3)}
+            self.results.append(record)
+            if self._on_answer is not None:
+                try:
+                    self._on_answer(dict(record))
+                except Exception:  # a recorder never breaks the exercise
+                    pass
+            if ok:
+                done = self._judge.finished(g, attempt.own_moves)
+                if done:
+                    self._feedback = (f"Right: {move}. Solved! Press New game to try it again, "
+                                      f"or go on to the next exercise.", "info")
+                    self._people = ()  # the other side may still answer, to end the line
+                else:
+                    self._feedback = (f"Right: {move}. The other side answers; find the next move.", "info")
+            else:
+                attempt.wrong = True
+                attempt.wrong_at = len(g.history)
+                attempt.show = self._judge.refutation_length(g)
+                self._feedback = (f"Not {move}: watch the refutation, move by move. "
+                                  f"Then press New game to try again.", "error")
+                me = self.exercise.player
+                self._agents = {p: _Side(self._judge.punish, "the refutation")
+                                for p in range(len(g.players)) if p != me}
+                if len(g.players) == 1 or not self._agents:
+                    self._agents = {me: _Side(self._judge.defend, "the refutation")}
+                else:
+                    self._agents[me] = _Side(self._judge.defend, "the best defence")
+                self._people = ()
+            self._message = self._feedback
+            self.playing = True
+            self._sync()
+            return True
