@@ -395,6 +395,9 @@ export class GridView {
         delete el.dataset.gwHidden;
       }
     }
+    // the hints box holds one control: hidden with it (not an empty heading)
+    const hintBox = this.root.querySelector<HTMLElement>('[data-role="hint-box"]');
+    if (hintBox && hidden.has("hints")) hintBox.hidden = true;
   }
 
   /** `hints` or `hint_data` changed: redraw the overlay only. */
