@@ -52,7 +52,6 @@ from typing import TYPE_CHECKING, Any
 from .core import registry
 from .core.errors import shorten
 from .core.game import Game
-from .core.gametype import Dynamics, Information, Utility
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -293,17 +292,11 @@ class ExerciseSet(Sequence[Exercise]):
 # Searches (generic: play/undo over the Game protocol)
 # ----------------------------------------------------------------------
 def _solvable(cls: type[Game], game: Game) -> str:
-    """Why the generic kinds cannot be made for ``game``, or ``""``."""
-    gt = cls.game_type
-    if len(game.players) != 2:
-        return f"has {len(game.players)} players"
-    if gt.dynamics is Dynamics.SIMULTANEOUS:
-        return "has simultaneous moves"
-    if gt.information is Information.IMPERFECT:
-        return "has hidden information"
-    if gt.utility is Utility.GENERAL_SUM:
-        return "is general-sum"
-    return ""
+    """Why the generic kinds cannot be made for ``game``, or ``""``: the
+    solver's own conditions (:func:`~gridwidgets.analysis.solve`)."""
+    from .analysis.solve import _unsolvable
+
+    return _unsolvable(game)
 
 
 class _Search:
@@ -630,45 +623,35 @@ class Judge:
         return _best_defence(game, 1 - self.me if len(game.players) == 2 else self.me)
 
 
-def _quickest(game: Game, p: int, moves: list[str]) -> str:
-    """Of winning moves, one that wins soonest (ties: the first)."""
-    best, best_d = moves[0], None
+def _win_distances(game: Game, p: int, moves: Sequence[Any]) -> list[int | None]:
+    """For each move, the fewest own moves ``p`` then needs to force a win
+    (up to ``MAX_DEPTH``), or ``None`` (no forced win found within the budget)."""
     g = game.copy()
+    out: list[int | None] = []
     for m in moves:
         g.play(m)
         try:
-            s = _Search(g, p, max_nodes=50_000)
-            try:
-                d = s.distance(MAX_DEPTH)
-            except _TooBig:
-                d = None
+            out.append(_Search(g, p, max_nodes=50_000).distance(MAX_DEPTH))
+        except _TooBig:
+            out.append(None)
         finally:
             g.undo()
-        if d is not None and (best_d is None or d < best_d):
-            best, best_d = m, d
-    return best
+    return out
+
+
+def _quickest(game: Game, p: int, moves: list[str]) -> str:
+    """Of winning moves, one that wins soonest (ties: the first)."""
+    found = [(d, i) for i, d in enumerate(_win_distances(game, p, moves)) if d is not None]
+    return moves[min(found)[1]] if found else moves[0]
 
 
 def _best_defence(game: Game, attacker: int) -> Any:
     """The defender's move that puts off ``attacker``'s win longest (a move
-    after which the attacker no longer wins is best of all)."""
-    g = game.copy()
-    moves = g.legal_moves()
-    best, best_d = moves[0], -1
-    for m in moves:
-        g.play(m)
-        try:
-            s = _Search(g, attacker, max_nodes=50_000)
-            try:
-                d = s.distance(MAX_DEPTH)
-            except _TooBig:
-                d = None
-        finally:
-            g.undo()
-        score = 10_000 if d is None else d
-        if score > best_d:
-            best, best_d = m, score
-    return best
+    after which the attacker no longer wins, as far as the search sees, is
+    best of all; ties: the first)."""
+    moves = game.legal_moves()
+    scores = [10_000 if d is None else d for d in _win_distances(game, attacker, moves)]
+    return moves[scores.index(max(scores))]
 
 
 def _judge_for(exercise: Exercise) -> Judge:
