@@ -106,6 +106,10 @@ def test_every_registered_game_offers_what_it_can_make():
                 g = ex.start()
                 assert g.current_player == ex.player
                 assert set(ex.answers) <= {str(m) for m in g.legal_moves()}
+                if kind in ("win-in", "only-move"):  # the generic kinds: exactly what the solver says
+                    values = solve(g, progress=False).move_values
+                    keep = (lambda v: v == 1) if kind == "win-in" else (lambda v: v >= 0)
+                    assert set(ex.answers) == {m for m, v in values.items() if keep(v)}
 
 
 def test_bad_requests_say_what_is_wrong():
