@@ -1,8 +1,12 @@
 """The simultaneous stage as an explicit game (gridwidgets.analysis.stage):
-Gambit files read back by pygambit with the same payoffs, best responses and
-exploitability against hand-worked games, bad strategies refused."""
+Gambit files read back by pygambit with the same payoffs and labels, one
+information set for the second chooser, best responses and exploitability
+against hand-worked games, bad input refused with short messages, the slider
+panel driven headless."""
 
 from __future__ import annotations
+
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -11,7 +15,11 @@ import gridwidgets as gw
 from gridwidgets.analysis import StageGame, equilibrium, stage_game
 
 PENNIES = np.array([[1.0, -1.0], [-1.0, 1.0]])
-#: a 2x3 bimatrix game worked by hand: awkward labels and numbers on purpose
+#: a 2x3 bimatrix game worked by hand, awkward numbers on purpose. Its one
+#: Nash equilibrium is (up, left): against up the columns earn 1, 0.5, -3;
+#: against left the rows earn 3, 0; no mixed one (the rows are never
+#: indifferent against left and right together, the columns never between
+#: two strategies both best).
 A23 = np.array([[3.0, -1.25, 0.1], [0.0, 2.0, 2e-7]])
 B23 = np.array([[1.0, 0.5, -3.0], [4.0, 1.0, 5.5]])
 
@@ -27,129 +35,276 @@ def hand() -> StageGame:
                      np.stack([A23, B23], axis=-1), "a 2x3 game")
 
 
+#: a game whose labels Gambit's reader would refuse as they are, and what it reads back
+MESSY = StageGame(("Zoë", "O"), ("café", " a  b\tc "), ("x\\y", '"q"', "€"), np.arange(12.0).reshape(2, 3, 2),
+                  "Stage – test\n2")
+MESSY_READ = (["Zoe", "O"], ["cafe", "a b c"], ["x/y", '"q"', "?"], "Stage - test 2")
+
+
 def _read(game: StageGame, suffix: str, tmp_path):
     gbt = pytest.importorskip("pygambit")
     path = game.save(tmp_path / f"g{suffix}")
     return (gbt.read_nfg if suffix == ".nfg" else gbt.read_efg)(str(path))
 
 
+def _labels(g, suffix: str) -> tuple[list[str], list[str]]:
+    """The two players' pure strategies' labels as Gambit read them: strategies
+    of a strategic game, the actions of each player's one information set in a tree."""
+    if suffix == ".nfg":
+        return tuple([s.label for s in p.strategies] for p in g.players)  # type: ignore[return-value]
+    return tuple([a.label for a in next(iter(p.infosets)).actions] for p in g.players)  # type: ignore[return-value]
+
+
+def _expected_labels(game: StageGame) -> tuple[list[str], list[str], list[str], str]:
+    if game is MESSY:
+        return MESSY_READ
+    # the other games' labels are Gambit-valid already, but for a backslash (no escape in Gambit: "/")
+    return ([n.replace("\\", "/") for n in game.players], list(game.rows), list(game.cols), game.title)
+
+
 @pytest.mark.parametrize("suffix", [".nfg", ".efg"])
-@pytest.mark.parametrize("which", ["bid", "hand"])
-def test_gambit_files_read_back_with_the_same_payoffs(which, suffix, request, tmp_path):
-    game: StageGame = request.getfixturevalue(which)
+@pytest.mark.parametrize("which", ["bid", "hand", "messy"])
+def test_gambit_files_read_back_with_the_same_payoffs_and_labels(which, suffix, request, tmp_path):
+    game: StageGame = MESSY if which == "messy" else request.getfixturevalue(which)
     g = _read(game, suffix, tmp_path)
-    a, b = (np.asarray(m, dtype=float) for m in g.to_arrays())
-    assert a.shape == game.a.shape
-    assert np.array_equal(a, game.a) and np.array_equal(b, game.b)  # exact: the numbers round-trip
-    # Gambit has no escape for a backslash: it is written as "/" (quotes round-trip)
-    assert [p.label for p in g.players] == [n.replace("\\", "/") for n in game.players]
-    assert g.title == game.title
-
-
-def test_the_strategic_form_keeps_the_strategy_labels(hand, tmp_path):
-    g = _read(hand, ".nfg", tmp_path)
-    rows, cols = (list(p.strategies) for p in g.players)
-    assert [s.label for s in rows] == list(hand.rows) and [s.label for s in cols] == list(hand.cols)
-
-
-def test_the_tree_has_one_information_set_for_the_second_player(bid, tmp_path):
-    g = _read(bid, ".efg", tmp_path)
     first, second = g.players
-    (root,) = list(first.infosets)
-    (infoset,) = list(second.infosets)
-    assert len(infoset.members) == len(bid.rows), "every choice of the first player is in it: they move at once"
-    assert [a.label for a in infoset.actions] == list(bid.cols)
-    assert [a.label for a in root.actions] == list(bid.rows)
+    s1, s2 = list(first.strategies), list(second.strategies)
+    assert (len(s1), len(s2)) == game.shape
+    for i in range(len(game.rows)):
+        for j in range(len(game.cols)):
+            outcome = g[s1[i], s2[j]]
+            # exact: the decimal written reads back as the same float
+            assert float(Fraction(outcome[first])) == game.a[i, j], (i, j)
+            assert float(Fraction(outcome[second])) == game.b[i, j], (i, j)
+    players, rows, cols, title = _expected_labels(game)
+    assert [p.label for p in g.players] == players
+    assert _labels(g, suffix) == (rows, cols)
+    assert g.title == title
+
+
+def test_the_file_order_lets_the_first_player_vary_fastest(hand):
+    body = hand.to_nfg().strip().splitlines()[-1].split()
+    pairs = list(zip(body[::2], body[1::2], strict=True))
+    # (up, left), (down, left), (up, mid), ...: Gambit's order for the payoff version
+    assert pairs[:3] == [("3", "1"), ("0", "4"), ("-1.25", "0.5")]
+    assert pairs[-1] == ("0.0000002", "5.5")
+
+
+@pytest.mark.parametrize("which", ["bid", "hand"])
+def test_the_tree_has_one_information_set_for_the_second_player(which, request, tmp_path):
+    game: StageGame = request.getfixturevalue(which)
+    g = _read(game, ".efg", tmp_path)
+    first, second = g.players
+    (root_set,) = list(first.infosets)
+    (blind,) = list(second.infosets)
+    assert list(root_set.members) == [g.root]
+    members = list(blind.members)
+    assert len(members) == len(game.rows), "every choice of the first player is in it: they move at once"
+    assert all(m.parent == g.root for m in members)
+    assert [m.prior_action.label for m in members] == list(game.rows)
+    assert [a.label for a in blind.actions] == list(game.cols)
+    assert len(list(g.outcomes)) == len(game.rows) * len(game.cols)
     assert g.is_perfect_recall
 
 
 def test_the_stage_of_a_game_is_its_equilibrium_matrix(bid):
     eq = equilibrium(gw.BlockFour(seed=7), rollouts=2, seed=0)
     assert list(bid.rows) == [str(r) for r in eq.rows] and list(bid.cols) == [str(c) for c in eq.cols]
-    assert np.array_equal(bid.a, eq.matrix) and bid.zero_sum
+    assert np.array_equal(bid.a, eq.matrix) and bid.zero_sum and bid.players == ("X", "O")
     assert bid.value() == pytest.approx(eq.value)
 
 
+def test_a_submission_already_in_changes_nothing(bid):
+    g = gw.BlockFour(seed=7)
+    g.play(g.legal_moves(player=0)[0], player=0)
+    assert stage_game(g, rollouts=2, seed=0) == bid
+    assert g.pending == (0,), "the game itself is untouched"
+
+
 def test_matching_pennies_worked_by_hand():
-    st = stage_game(PENNIES, players=("X", "O"))
+    st = stage_game(PENNIES, players=("X", "O"), rows=["H", "T"], cols=["h", "t"])
     assert st.value() == pytest.approx(0.0)
     # heads for sure: O answers tails and X loses 1 where the value is 0
     assert st.exploitability([1, 0], 0) == pytest.approx(1.0)
-    assert st.best_response([1, 0], 1) == (["1"], 1.0)
-    assert st.exploitability({"0": 0.75, "1": 0.25}, 0) == pytest.approx(0.5)
+    assert st.best_response([1, 0], 1) == (["t"], 1.0)
+    assert st.best_response({"h": 0.25, "t": 0.75}, 0) == (["T"], 0.5)
+    assert st.exploitability({"H": 0.75, "T": 0.25}, 0) == pytest.approx(0.5)
     assert st.exploitability([0.5, 0.5], 0) == pytest.approx(0.0, abs=1e-9)
-    assert st.exploitability("0", 1) == pytest.approx(1.0)
-    assert st.best_response([0.5, 0.5], 0) == (["0", "1"], 0.0)  # indifferent: every reply is best
+    assert st.exploitability("h", 1) == pytest.approx(1.0)
+    assert st.best_response([0.5, 0.5], 0) == (["H", "T"], 0.0)  # indifferent: every reply is best
+    assert st.expected("H", {"h": 0.5, "t": 0.5}) == (0.0, 0.0)
+    assert st.expected("H", "t") == (-1.0, 1.0)
     assert st.nash_conv([0.5, 0.5], [0.5, 0.5]) == pytest.approx(0.0, abs=1e-9)
     assert st.nash_conv([1, 0], [1, 0]) == pytest.approx(2.0)  # O gains 2 by switching, X nothing
 
 
+def test_a_zero_sum_game_with_a_saddle_point_worked_by_hand():
+    # row 0 guarantees 2 (its worst is 2), column 0 holds the rows to 2: value 2
+    st = stage_game(np.array([[2.0, 5.0], [1.0, -3.0]]))
+    assert st.value() == pytest.approx(2.0)
+    assert st.exploitability("1", 0) == pytest.approx(5.0)  # guarantees -3 where 2 was there
+    assert st.exploitability("1", 1) == pytest.approx(3.0)  # lets the rows have 5
+    assert st.exploitability("0", 0) == pytest.approx(0.0, abs=1e-9)
+
+
 def test_an_equilibrium_strategy_gives_nothing_away(bid):
     eq = bid.equilibrium()
-    assert bid.exploitability(eq.x_array, 0) == pytest.approx(0.0, abs=1e-7)
-    assert bid.exploitability(eq.o_array, 1) == pytest.approx(0.0, abs=1e-7)
+    assert bid.exploitability(eq.x_array, 0) == pytest.approx(0.0, abs=1e-9)
+    assert bid.exploitability(eq.o_array, 1) == pytest.approx(0.0, abs=1e-9)
+    assert bid.nash_conv(eq.x_array, eq.o_array) == pytest.approx(0.0, abs=1e-9)
     pure = [bid.exploitability(r, 0) for r in bid.rows]
-    assert min(pure) >= -1e-12 and max(pure) > 0
+    assert min(pure) >= 0 and max(pure) > 0
+    # exploitability is what the best response takes beyond the value
+    for r in bid.rows:
+        _, gain = bid.best_response(r, 1)
+        assert bid.exploitability(r, 0) == pytest.approx(max(0.0, gain + bid.value()), abs=1e-12)
 
 
-def test_a_general_sum_game_has_best_responses_and_nash_conv_but_no_value(hand):
+def test_a_general_sum_game_worked_by_hand(hand):
     assert not hand.zero_sum
-    # against "up": the column player gets 1, 0.5, -3: "left" is best
     assert hand.best_response("up", 1) == (["left"], 1.0)
-    # against (left 1/2, right 1/2): rows earn 1.55 and 0.0000001
-    labels, value = hand.best_response([0.5, 0, 0.5], 0)
+    labels, value = hand.best_response([0.5, 0, 0.5], 0)  # rows earn 1.55 and 0.0000001
     assert labels == ["up"] and value == pytest.approx(1.55)
     assert hand.expected("up", "left") == (3.0, 1.0)
     with pytest.raises(ValueError, match="zero-sum"):
-        hand.exploitability("up", 0)
-    assert hand.nash_conv("up", "left") == pytest.approx(0.0)  # (up, left) is a pure equilibrium
-    assert hand.nash_conv("down \"d\"", "left") > 0
+        hand.value()
+    eq = hand.equilibrium()
+    assert eq.x == {"up": 1.0, 'down "d"': 0.0} and eq.o == {"left": 1.0, "mid": 0.0, "right": 0.0}
+    # the opponent's gain from switching away from its equilibrium strategy (left, or up)
+    assert hand.exploitability("up", 0) == 0.0
+    assert hand.exploitability('down "d"', 0) == pytest.approx(5.5 - 4.0)
+    assert hand.exploitability('down "d"', 0, against="mid") == pytest.approx(5.5 - 1.0)
+    assert hand.exploitability("right", 1) == pytest.approx(0.0)  # up already earns the most: 0.1
+    assert hand.exploitability("mid", 1) == pytest.approx(2.0 + 1.25)
+    assert hand.nash_conv("up", "left") == pytest.approx(0.0)
+    assert hand.nash_conv('down "d"', "left") == pytest.approx(3.0 + 1.5)
 
 
 @pytest.mark.parametrize(("strategy", "words"), [
-    ([0.5, 0.6], "sum to"),
-    ([1.0], "1 probabilities for 2"),
+    ([0.5, 0.6], "sum to 1.1"),
+    ([0.2, 0.2], "sum to 0.4"),
+    ([1.0], "1 probabilities for the 2"),
+    ([1.0] * 3, "3 probabilities for the 2"),
     ([-0.5, 1.5], "not a probability"),
     ([float("nan"), 1.0], "not a probability"),
+    ([float("inf"), 1.0], "not a probability"),
+    ([10**400, 1.0], "not a probability"),
+    (["0.5", "0.5"], "not a probability"),
     ({"nope" * 100: 1.0}, "is not a strategy"),
-    ("sideways", "is not a strategy"),
-    (42, "a mapping or a sequence"),
-    (["a", "b"], "not a probability"),
+    ({"0": 0.5, "1": 0.5, "2": 0.0}, "3 entries"),
+    ({0: 1.0}, "is not a strategy"),
+    ("sideways" * 1000, "is not a strategy"),
+    (42, "a mapping, a sequence"),
+    (b"01", "a mapping, a sequence"),
+    (np.ones((2, 1)) / 2, "1D array"),
 ])
 def test_bad_strategies_are_refused_with_short_messages(strategy, words):
     st = stage_game(PENNIES)
     with pytest.raises(ValueError, match=words) as info:
         st.exploitability(strategy, 0)
-    assert len(str(info.value)) < 120
+    assert len(str(info.value)) < 90
+    with pytest.raises(ValueError, match=words):
+        st.best_response(strategy, 1)
 
 
-def test_bad_files_players_and_sources_are_refused(hand, tmp_path):
-    with pytest.raises(ValueError, match=r"\.nfg or \.efg"):
-        hand.save(tmp_path / "game.txt")
-    with pytest.raises(ValueError, match="player must be"):
-        hand.best_response("up", 2)
+@pytest.mark.parametrize("player", [2, -1, True, "0", 0.0, None])
+def test_bad_players_are_refused(player):
+    st = stage_game(PENNIES)
+    with pytest.raises(ValueError, match="player must be 0 or 1"):
+        st.best_response([0.5, 0.5], player)
+
+
+@pytest.mark.parametrize("name", ["game.txt", "game", "game.nfg.bak", "game.gbt", "x" * 500])
+def test_other_suffixes_are_refused(hand, tmp_path, name):
+    with pytest.raises(ValueError, match=r"\.nfg or \.efg") as info:
+        hand.save(tmp_path / name)
+    assert len(str(info.value)) < 90
+    assert not list(tmp_path.iterdir())
+
+
+def test_the_suffix_may_be_upper_case(hand, tmp_path):
+    assert hand.save(tmp_path / "G.NFG").read_text(encoding="ascii").startswith("NFG 1 R")
+    assert hand.save(tmp_path / "G.EFG").read_text(encoding="ascii").startswith("EFG 2 R")
+
+
+def test_bad_games_and_sources_are_refused():
     with pytest.raises(TypeError, match="stage_matrix"):
         stage_game(gw.Gridlock())
     with pytest.raises(TypeError, match="for a game"):
         stage_game(PENNIES, rollouts=3)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="shape"):
         stage_game(np.zeros((2, 2, 2, 2)))
+    with pytest.raises(ValueError, match="NaN"):
+        stage_game(np.array([[1.0, np.nan]]))
+    with pytest.raises(ValueError, match="labels"):
+        stage_game(PENNIES, rows=["a", "b", "c"])
+    with pytest.raises(ValueError, match="appears twice"):
+        stage_game(PENNIES, rows=["a", "a"])
+    with pytest.raises(ValueError, match="players must be 2 names"):
+        stage_game(PENNIES, players=("a", "b", "c"))
+    with pytest.raises(ValueError, match=r"shape \(2, 2, 2\)"):
+        StageGame(("a", "b"), ("0", "1"), ("0", "1"), np.zeros((2, 2)))
+    with pytest.raises(ValueError, match="not a string"):
+        StageGame(("a", "b"), ("0", 1), ("0", "1"), np.zeros((2, 2, 2)))  # type: ignore[arg-type]
+
+
+def test_a_game_not_at_a_simultaneous_node_is_refused():
+    g = gw.BlockFour(seed=7)
+    g.play_joint({0: g.legal_moves(player=0)[0], 1: g.legal_moves(player=1)[0]})
+    if g.is_simultaneous_node():  # pragma: no cover - the bids left nothing to place
+        pytest.skip("the reveal led straight to the next bid")
+    with pytest.raises(ValueError, match="simultaneous node"):
+        stage_game(g, rollouts=1)
+
+
+def test_labels_gambit_cannot_tell_apart_are_refused_when_writing():
+    st = stage_game(PENNIES, rows=["a b", "a  b"])
+    with pytest.raises(ValueError, match="one label"):
+        st.to_nfg()
+    with pytest.raises(ValueError, match="one label"):
+        st.to_efg()
+
+
+def test_the_game_is_read_only(hand):
+    with pytest.raises(ValueError):
+        hand.payoffs[0, 0, 0] = 99.0
+    with pytest.raises(AttributeError):
+        hand.title = "other"  # type: ignore[misc]
 
 
 def test_the_explorer_updates_as_the_sliders_move():
-    st = stage_game(PENNIES, players=("X", "O"))
+    st = stage_game(PENNIES, players=("X", "O"), rows=["H", "T"], cols=["h", "t"])
     box = st.explore(0)
     heads, tails = box.sliders
     assert "exploitability</b> 0.000" in box.report.value  # equal weights: the equilibrium
+    assert "H 50.0%, T 50.0%" in box.report.value
     tails.value = 0.0
-    assert "exploitability</b> 1.000" in box.report.value and "best response</b>: 1" in box.report.value
+    page = box.report.value
+    assert "exploitability</b> 1.000" in page and "best response</b>: t " in page
+    assert "expected payoff</b> against it: -1.000" in page and "H 100.0%" in page
+    tails.value = 1.0 / 3.0  # weights 1 and 1/3: 75% heads
+    assert "exploitability</b> 0.500" in box.report.value and "H 75.0%, T 25.0%" in box.report.value
     heads.value = 0.0
+    tails.value = 0.0
     assert "positive weight" in box.report.value
     box.button.click()
     assert heads.value == pytest.approx(0.5) and tails.value == pytest.approx(0.5)
     assert "exploitability</b> 0.000" in box.report.value
 
 
+def test_the_explorer_serves_the_second_player_of_a_general_sum_game(hand):
+    box = hand.explore(1)
+    left, mid, right = box.sliders
+    for s, w in ((left, 0.0), (mid, 1.0), (right, 0.0)):
+        s.value = w
+    page = box.report.value
+    # against mid the rows answer down (2) and the column player gets 1
+    assert "best response</b>: down &quot;d&quot; (earning +2.000)" in page
+    assert "expected payoff</b> against it: +1.000" in page
+    assert "exploitability</b> 3.250" in page and "game value" not in page
+
+
 def test_the_html_table_escapes_labels(hand):
     page = hand._repr_html_()
-    assert "down &quot;d&quot;" in page and "<th>left</th>" in page and "3, 1" in page
+    assert "down &quot;d&quot;" in page and ">left</th>" in page and ">3, 1</td>" in page
+    assert "Row &quot;one&quot;" in page and "<script" not in stage_game(PENNIES, rows=["<script>", "b"])._repr_html_()

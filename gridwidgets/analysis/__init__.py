@@ -11,6 +11,9 @@ tournaments between agents, and what each game brings of its own.
 - ``tournament(...)``: a round robin between agents, in parallel with joblib.
 - ``sprt(...)``: a two-agent match that stops as soon as a sequential test
   (SPRT) decides whether one is stronger.
+- ``stage_game(...)``: a game's simultaneous stage (or a matrix game) as a
+  ``StageGame``: normal and extensive form, Gambit ``.nfg``/``.efg`` files,
+  best responses, exploitability, a slider panel.
 
 A game's own tables and plots (its ``analysis_tools`` hook) are served here
 by name too, e.g. ``gridwidgets.analysis.bid_table`` (see each game's rules

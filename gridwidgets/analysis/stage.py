@@ -6,19 +6,20 @@ formats, best responses and exploitability.
 
 Sources:
 
-- the file formats are Gambit's "Game representation formats" (the
-  Gambit documentation, gambit-project.org): the strategic-form payoff
-  format ``NFG 1 R`` and the extensive-form format ``EFG 2 R``; pygambit
-  (``pygambit.read_nfg``, ``pygambit.read_efg``) reads both back, which
-  the tests check payoff by payoff;
-- exploitability of a strategy in a zero-sum game is what a best-responding
-  opponent wins against it beyond the game value; NashConv (the sum over
-  players of what a best response gains against a profile) as in Lanctot
-  et al. 2017, "A Unified Game-Theoretic Approach to Multiagent
-  Reinforcement Learning", NeurIPS.
+- the file formats are Gambit's, as its documentation describes them under
+  "Game representation formats" (The Gambit Project, gambit-project.org):
+  the strategic-form payoff version ``NFG 1 R`` and the extensive-form
+  format ``EFG 2 R``. pygambit (``pygambit.read_nfg``,
+  ``pygambit.read_efg``) reads both back, which the tests check payoff by
+  payoff and label by label;
+- exploitability of a strategy in a zero-sum game is what it gives away
+  against a best-responding opponent, measured from the game value;
+  NashConv, the sum over players of what a best response gains against a
+  profile, is as in Lanctot et al. 2017, "A Unified Game-Theoretic Approach
+  to Multiagent Reinforcement Learning", NeurIPS.
 
-``stage_game(g)`` takes what :func:`~gridwidgets.analysis.equilibrium`
-takes: a game at a two-player simultaneous node (through its
+``stage_game(g)`` takes what :func:`~gridwidgets.analysis.equilibrium.equilibrium`
+takes: a game at a two-player simultaneous node (valued by its game's
 ``stage_matrix`` analysis tool), a stage table, a 2D array (zero-sum) or a
 pair of arrays.
 """
@@ -26,8 +27,10 @@ pair of arrays.
 from __future__ import annotations
 
 import html
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -41,20 +44,37 @@ __all__ = ["StageGame", "stage_game"]
 
 #: how far a strategy's probabilities may sum from 1
 TOLERANCE = 1e-6
+#: payoffs closer than this (times the payoffs' scale) to the best count as best
+TIE = 1e-9
+#: characters of a caller's input repeated in an error message
+_ECHO = 30
+#: typographic characters Gambit files cannot hold, and their ASCII stand-ins
+_ASCII = {"\u2013": "-", "\u2014": "-", "\u2212": "-", "\u2018": "'", "\u2019": "'", "\u201c": "'",
+          "\u201d": "'", "\u00b7": ".", "\u00d7": "x", "\u2192": "->", "\u2190": "<-"}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class StageGame:
-    """A finite two-player game in normal form.
+    """A finite two-player game in normal form (a bimatrix game).
+
+    The payoffs are one array ``payoffs`` of shape ``(m, n, 2)`` rather than
+    two matrices; :attr:`a` and :attr:`b` are its two layers. The instance is
+    read-only: labels are stored as tuples and the payoff array is a
+    read-only copy.
 
     Attributes:
         players: the two players' names (player 0 chooses a row, player 1 a column).
-        rows: player 0's pure strategies (labels, e.g. moves in notation).
-        cols: player 1's pure strategies.
-        payoffs: ``float`` array of shape ``(len(rows), len(cols), 2)``:
-            ``payoffs[i, j, p]`` is player ``p``'s payoff when player 0 plays
-            row ``i`` and player 1 column ``j``.
+        rows: player 0's pure strategies, ``m`` distinct labels (e.g. moves in notation).
+        cols: player 1's pure strategies, ``n`` distinct labels.
+        payoffs: ``float`` array of shape ``(m, n, 2)``: ``payoffs[i, j, p]``
+            is player ``p``'s payoff when player 0 plays row ``i`` and player 1
+            column ``j`` (in the units of the source, e.g. a stage matrix's values).
         title: a caption.
+
+    Raises:
+        ValueError: for players that are not two strings, labels that are
+            not distinct strings, or payoffs of another shape or holding NaN
+            or infinite entries.
     """
 
     players: tuple[str, str]
@@ -62,6 +82,34 @@ class StageGame:
     cols: tuple[str, ...]
     payoffs: np.ndarray
     title: str = ""
+
+    def __post_init__(self) -> None:
+        players = _names(self.players, "players", 2)
+        rows = _names(self.rows, "rows")
+        cols = _names(self.cols, "cols")
+        try:
+            pay = np.array(self.payoffs, dtype=float)
+        except (TypeError, ValueError, OverflowError):
+            raise ValueError(f"payoffs must be numbers, not {shorten(self.payoffs, _ECHO)}") from None
+        if pay.shape != (len(rows), len(cols), 2):
+            raise ValueError(f"payoffs must have shape ({len(rows)}, {len(cols)}, 2), got {pay.shape}")
+        if not np.all(np.isfinite(pay)):
+            raise ValueError("payoffs hold NaN or infinite entries")
+        pay.setflags(write=False)
+        if not isinstance(self.title, str):
+            raise ValueError(f"title must be a string, not {type(self.title).__name__}")
+        object.__setattr__(self, "players", players)
+        object.__setattr__(self, "rows", rows)
+        object.__setattr__(self, "cols", cols)
+        object.__setattr__(self, "payoffs", pay)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, StageGame):
+            return NotImplemented
+        same = (self.players, self.rows, self.cols, self.title) == (other.players, other.rows, other.cols, other.title)
+        return same and bool(np.array_equal(self.payoffs, other.payoffs))
+
+    __hash__ = None  # type: ignore[assignment]
 
     # -- shape ------------------------------------------------------------
     @property
@@ -75,132 +123,260 @@ class StageGame:
         return self.payoffs[:, :, 1]
 
     @property
+    def shape(self) -> tuple[int, int]:
+        """``(len(rows), len(cols))``."""
+        return len(self.rows), len(self.cols)
+
+    @property
     def zero_sum(self) -> bool:
-        """True if ``b == -a`` (exactly, up to 1e-12)."""
+        """True if ``b == -a`` (up to 1e-12)."""
         return bool(np.allclose(self.b, -self.a, rtol=0.0, atol=1e-12))
 
     def strategies(self, player: int) -> tuple[str, ...]:
-        """The pure strategies of ``player`` (0: :attr:`rows`, 1: :attr:`cols`)."""
+        """The pure strategies of a player.
+
+        Args:
+            player: 0 (the rows) or 1 (the columns).
+
+        Returns:
+            :attr:`rows` for player 0, :attr:`cols` for player 1.
+
+        Raises:
+            ValueError: for a player other than 0 or 1.
+        """
         return self.rows if _player(player) == 0 else self.cols
 
     # -- strategies -------------------------------------------------------
     def mixed(self, strategy: Any, player: int) -> np.ndarray:
-        """``strategy`` of ``player`` as a probability array (one entry per
-        pure strategy), checked.
+        """A mixed strategy of ``player`` as a checked probability array.
 
         Args:
-            strategy: a ``{label: probability}`` mapping (missing labels are
-                0), a sequence of probabilities, or one pure strategy's label.
+            strategy: a ``{label: probability}`` mapping (labels left out
+                get 0), a sequence or 1D array of probabilities (one per pure
+                strategy, in order), or one pure strategy's label (played for sure).
             player: whose strategy it is (0 or 1).
 
+        Returns:
+            A ``float`` array of ``len(strategies(player))`` probabilities, as
+            given (not renormalised).
+
         Raises:
-            ValueError: an unknown label, a wrong length, a negative or
-                non-finite entry, or entries not summing to 1 (within
-                ``TOLERANCE``).
+            ValueError: for an unknown label, a wrong length, an entry that
+                is negative, NaN, infinite or not a number, or probabilities
+                not summing to 1 within ``TOLERANCE`` (1e-6); the message
+                repeats at most a few dozen characters of the input.
         """
-        labels = self.strategies(player)
+        p = _player(player)
+        labels = self.strategies(p)
+        who = shorten(self.players[p], 20)
         if isinstance(strategy, str):
             if strategy not in labels:
-                raise ValueError(f"{shorten(strategy)} is not a strategy of {self.players[player]}")
+                raise ValueError(f"{shorten(strategy, _ECHO)} is not a strategy of {who}")
             out = np.zeros(len(labels))
             out[labels.index(strategy)] = 1.0
             return out
         if isinstance(strategy, Mapping):
             if len(strategy) > len(labels):
-                raise ValueError(f"{len(strategy)} entries for {len(labels)} strategies of {self.players[player]}")
+                raise ValueError(f"{len(strategy)} entries for the {len(labels)} strategies of {who}")
             out = np.zeros(len(labels))
-            for key, p in strategy.items():
-                if key not in labels:
-                    raise ValueError(f"{shorten(key)} is not a strategy of {self.players[player]}")
-                out[labels.index(key)] = _prob(p)
+            for key, q in strategy.items():
+                if not isinstance(key, str) or key not in labels:
+                    raise ValueError(f"{shorten(key, _ECHO)} is not a strategy of {who}")
+                out[labels.index(key)] = _prob(q)
         else:
-            if isinstance(strategy, (bytes, bytearray)) or not isinstance(strategy, (Sequence, np.ndarray)):
-                raise ValueError(f"a mixed strategy is a mapping or a sequence of probabilities, "
-                                 f"not {type(strategy).__name__}")
+            if not isinstance(strategy, (Sequence, np.ndarray)) or isinstance(strategy, (bytes, bytearray)):
+                raise ValueError(f"a mixed strategy is a mapping, a sequence of probabilities or a label, "
+                                 f"not {type(strategy).__name__[:_ECHO]}")
+            if isinstance(strategy, np.ndarray) and strategy.ndim != 1:
+                raise ValueError(f"a mixed strategy is a 1D array, not a {strategy.ndim}D one")
             if len(strategy) != len(labels):
-                raise ValueError(f"{len(strategy)} probabilities for {len(labels)} strategies "
-                                 f"of {self.players[player]}")
-            out = np.array([_prob(p) for p in strategy], dtype=float)
-        if abs(out.sum() - 1.0) > TOLERANCE:
-            raise ValueError(f"the probabilities sum to {out.sum():.6g}, not 1")
+                raise ValueError(f"{len(strategy)} probabilities for the {len(labels)} strategies of {who}")
+            out = np.array([_prob(q) for q in strategy], dtype=float)
+        total = float(out.sum())
+        if not abs(total - 1.0) <= TOLERANCE:
+            raise ValueError(f"the probabilities sum to {total:.6g}, not 1")
         return out
 
     def expected(self, x: Any, y: Any) -> tuple[float, float]:
-        """Both players' expected payoffs when player 0 plays ``x`` and player 1 ``y``
-        (mixed strategies as :meth:`mixed` reads them)."""
+        """Both players' expected payoffs when player 0 plays ``x`` and player 1 plays ``y``.
+
+        Args:
+            x: player 0's mixed strategy (as :meth:`mixed` reads it).
+            y: player 1's mixed strategy.
+
+        Returns:
+            ``(x @ a @ y, x @ b @ y)``: player 0's and player 1's expected payoffs.
+
+        Raises:
+            ValueError: for a bad strategy (see :meth:`mixed`).
+        """
         xa, ya = self.mixed(x, 0), self.mixed(y, 1)
         return float(xa @ self.a @ ya), float(xa @ self.b @ ya)
 
     def best_response(self, strategy: Any, player: int) -> tuple[list[str], float]:
-        """``player``'s best pure replies to the other player's ``strategy``.
+        """``player``'s best pure replies to the other player's mixed strategy.
 
         Args:
-            strategy: the other player's mixed strategy (as :meth:`mixed` reads it).
+            strategy: the mixed strategy of player ``1 - player`` (as
+                :meth:`mixed` reads it).
             player: who replies (0 or 1).
 
         Returns:
             ``(labels, value)``: every pure strategy of ``player`` earning the
-            most against ``strategy`` (ties within 1e-9, in order), and that payoff.
+            most against ``strategy`` (ties within ``TIE`` times the payoffs'
+            scale, in the order of :meth:`strategies`), and that expected payoff
+            of ``player``.
+
+        Raises:
+            ValueError: for a player other than 0 or 1, or a bad strategy.
         """
         p = _player(player)
         other = self.mixed(strategy, 1 - p)
         gains = self.a @ other if p == 0 else other @ self.b
         best = float(gains.max())
+        slack = TIE * max(1.0, float(np.abs(self.payoffs).max()))
         labels = self.strategies(p)
-        return [labels[i] for i in range(len(labels)) if gains[i] >= best - 1e-9], best
+        return [labels[i] for i in range(len(labels)) if gains[i] >= best - slack], best
+
+    # -- equilibrium, value, exploitability ----------------------------------
+    def equilibrium(self, method: str = "auto") -> Equilibrium:
+        """A Nash equilibrium of this game, by :func:`~gridwidgets.analysis.equilibrium.equilibrium`.
+
+        Args:
+            method: as for :func:`~gridwidgets.analysis.equilibrium.equilibrium`:
+                ``"auto"`` (the minimax LP when zero-sum, nashpy otherwise),
+                ``"lp"``, ``"support_enumeration"``, ``"lemke_howson"`` or
+                ``"vertex_enumeration"``.
+
+        Returns:
+            An :class:`~gridwidgets.analysis.equilibrium.Equilibrium` labelled
+            with :attr:`rows` and :attr:`cols` (a new object at each call).
+
+        Raises:
+            ValueError: for an unknown method, or ``"lp"`` for a game that is not zero-sum.
+            RuntimeError: if the method finds no equilibrium.
+        """
+        pair = self.a if self.zero_sum else (self.a, self.b)
+        return equilibrium(pair, method=method, rows=list(self.rows), cols=list(self.cols))
+
+    @cached_property
+    def _solution(self) -> tuple[np.ndarray, np.ndarray, float]:
+        """One equilibrium, solved once: ``(x, y, player 0's value)``."""
+        eq = self.equilibrium()
+        return eq.x_array, eq.o_array, eq.value
 
     def value(self) -> float:
         """The game value for player 0 (zero-sum games only; the minimax LP).
+
+        Returns:
+            What player 0 can guarantee and player 1 can hold player 0 to
+            (player 1's value is its negative).
 
         Raises:
             ValueError: for a game that is not zero-sum.
         """
         if not self.zero_sum:
-            raise ValueError("a game value exists for zero-sum games only; use nash_conv for this one")
-        return float(self.equilibrium().value)
+            raise ValueError("only a zero-sum game has a value; this one is general-sum")
+        return self._solution[2]
 
-    def exploitability(self, strategy: Any, player: int) -> float:
-        """What ``player``'s ``strategy`` gives away in a zero-sum game: the game
-        value (for ``player``) minus what it guarantees against a best response.
-        ``>= 0``; 0 (up to 1e-9) exactly for an equilibrium strategy.
+    def exploitability(self, strategy: Any, player: int, against: Any = None) -> float:
+        """What ``player``'s mixed strategy gives away to a best-responding opponent.
+
+        - Zero-sum game: the game value (for ``player``) minus what
+          ``strategy`` guarantees, i.e. its payoff against the opponent's best
+          response: ``value - min(x @ a)`` for player 0,
+          ``max(a @ y) - value`` for player 1. Always ``>= 0``, and 0 (up to
+          the solver's round-off, ~1e-9) exactly for the equilibrium
+          strategies (by the minimax theorem).
+        - General-sum game (no value exists): the NashConv-style term of the
+          opponent (Lanctot et al. 2017): what the opponent gains by
+          switching from ``against`` to a best response to ``strategy``,
+          ``max_j u_opp(strategy, j) - u_opp(strategy, against)``. ``against``
+          defaults to the opponent's strategy in :meth:`equilibrium`'s
+          equilibrium, so the measure is ``>= 0`` and 0 for ``player``'s
+          strategy of that equilibrium.
+
+        Args:
+            strategy: ``player``'s mixed strategy (as :meth:`mixed` reads it).
+            player: whose strategy it is (0 or 1).
+            against: general-sum games only: the opponent's mixed strategy to
+                compare the best response with (default: its equilibrium strategy).
+
+        Returns:
+            The exploitability, a ``float >= 0`` in payoff units.
 
         Raises:
-            ValueError: for a bad strategy, or a game that is not zero-sum
-                (use :meth:`nash_conv` there).
+            ValueError: for a player other than 0 or 1, a bad strategy, or
+                ``against`` given for a zero-sum game.
         """
         p = _player(player)
         s = self.mixed(strategy, p)
-        v = self.value()
+        if self.zero_sum:
+            if against is not None:
+                raise ValueError("against is for general-sum games; a zero-sum game is measured from its value")
+            v = self.value()
+            if p == 0:
+                return max(0.0, v - float((s @ self.a).min()))
+            return max(0.0, float((self.a @ s).max()) - v)
+        t = self._solution[1 - p] if against is None else self.mixed(against, 1 - p)
         if p == 0:
-            guaranteed = float((s @ self.a).min())
-            return max(0.0, v - guaranteed)
-        held = float((self.a @ s).max())  # player 0's best reply
-        return max(0.0, held - v)
+            gains, now = s @ self.b, float(s @ self.b @ t)
+        else:
+            gains, now = self.a @ s, float(t @ self.a @ s)
+        return max(0.0, float(gains.max()) - now)
 
     def nash_conv(self, x: Any, y: Any) -> float:
-        """NashConv of the profile ``(x, y)`` (Lanctot et al. 2017): the sum over
-        both players of what a best response gains over the profile; ``>= 0``,
-        0 exactly at a Nash equilibrium. In a zero-sum game it is the sum of
-        both strategies' exploitabilities."""
+        """NashConv of the profile ``(x, y)`` (Lanctot et al. 2017).
+
+        The sum over both players of what a best response gains over the
+        profile. In a zero-sum game it is the sum of the two strategies'
+        :meth:`exploitability`.
+
+        Args:
+            x: player 0's mixed strategy (as :meth:`mixed` reads it).
+            y: player 1's mixed strategy.
+
+        Returns:
+            A ``float >= 0`` in payoff units, 0 exactly at a Nash equilibrium.
+
+        Raises:
+            ValueError: for a bad strategy.
+        """
         ux, uy = self.expected(x, y)
         _, bx = self.best_response(y, 0)
         _, by = self.best_response(x, 1)
         return max(0.0, bx - ux) + max(0.0, by - uy)
 
-    def equilibrium(self) -> Equilibrium:
-        """A Nash equilibrium (:func:`~gridwidgets.analysis.equilibrium`) of this game."""
-        pair = self.a if self.zero_sum else (self.a, self.b)
-        return equilibrium(pair, rows=list(self.rows), cols=list(self.cols))
-
     # -- Gambit files ---------------------------------------------------------
     def to_nfg(self) -> str:
-        """The game as a Gambit strategic-form file (``NFG 1 R``, the payoff
-        version): players, strategies, then every profile's payoffs with
-        player 0's strategy varying fastest."""
-        lines = [f"NFG 1 R {_q(self.title)} {{ {_q(self.players[0])} {_q(self.players[1])} }}",
+        """The game as a Gambit strategic-form file, payoff version (``NFG 1 R``).
+
+        The prologue holds the title, the player names and each player's
+        strategy labels in braces, then an empty comment; the body lists the
+        payoffs of every pure strategy profile, both players' for each, with
+        player 0's strategy varying fastest (Gambit documentation, "Game
+        representation formats"). Payoffs are written exactly: integers as
+        integers, other floats as the shortest decimal that reads back the
+        same float, never with an exponent.
+
+        Labels are made valid for Gambit's reader (pygambit 16.7 reads only
+        printable ASCII labels without leading, trailing or doubled spaces):
+        ``"`` is escaped as ``\\"``; a backslash, for which Gambit has no
+        escape, becomes ``/``; whitespace runs become one space; other
+        characters become their ASCII letters (``é`` -> ``e``) or ``?``.
+
+        Returns:
+            The file's text.
+
+        Raises:
+            ValueError: if two strategies of one player have the same label
+                once made valid for Gambit (e.g. ``"a b"`` and ``"a  b"``).
+        """
+        players, rows, cols = self._gambit_labels()
+        lines = [f"NFG 1 R {_quote(_ascii(self.title))} {{ {players[0]} {players[1]} }}",
                  "",
-                 "{ { " + " ".join(_q(r) for r in self.rows) + " }",
-                 "{ " + " ".join(_q(c) for c in self.cols) + " }",
+                 "{ { " + " ".join(rows) + " }",
+                 "{ " + " ".join(cols) + " }",
                  "}",
                  '""',
                  ""]
@@ -212,94 +388,163 @@ class StageGame:
         return "\n".join(lines) + "\n"
 
     def to_efg(self) -> str:
-        """The game as a Gambit extensive-form file (``EFG 2 R``): player 0
-        chooses at the root; player 1 then chooses in **one** information set
-        whose members are all of player 0's choices (player 1 does not see
-        it: a simultaneous move); a terminal node per pair, with an outcome
-        holding both payoffs."""
-        lines = [f"EFG 2 R {_q(self.title)} {{ {_q(self.players[0])} {_q(self.players[1])} }}", '""', ""]
-        rows = " ".join(_q(r) for r in self.rows)
-        cols = " ".join(_q(c) for c in self.cols)
-        lines.append(f'p "" 1 1 {_q(self.players[0] + " chooses")} {{ {rows} }} 0')
+        """The game as a Gambit extensive-form file (``EFG 2 R``).
+
+        Player 0 chooses at the root (a personal node, its one information
+        set); below each of its choices, player 1 chooses at a personal node
+        of **one** information set whose members are all of player 0's
+        choices, so player 1 chooses without seeing player 0's choice: a
+        simultaneous move. Each of the ``m * n`` terminal nodes has its own
+        outcome holding both payoffs. Labels and numbers are written as in
+        :meth:`to_nfg` (Gambit documentation, "Game representation formats").
+
+        Returns:
+            The file's text.
+
+        Raises:
+            ValueError: if two strategies of one player have the same label
+                once made valid for Gambit.
+        """
+        players, rows, cols = self._gambit_labels()
+        root = _quote(_label(f"{self.players[0]} chooses"))
+        blind = _quote(_label(f"{self.players[1]} chooses, not seeing it"))
+        row_list, col_list = " ".join(rows), " ".join(cols)
+        lines = [f"EFG 2 R {_quote(_ascii(self.title))} {{ {players[0]} {players[1]} }}", '""', "",
+                 f'p "" 1 1 {root} {{ {row_list} }} 0']
         outcome = 0
         for i, r in enumerate(self.rows):
-            lines.append(f'p "" 2 1 {_q(self.players[1] + " chooses, not seeing it")} {{ {cols} }} 0')
+            lines.append(f'p "" 2 1 {blind} {{ {col_list} }} 0')
             for j, c in enumerate(self.cols):
                 outcome += 1
-                lines.append(f't "" {outcome} {_q(f"{r}, {c}")} {{ {_num(self.a[i, j])}, {_num(self.b[i, j])} }}')
+                name = _quote(_label(f"{r}, {c}"))
+                lines.append(f't "" {outcome} {name} {{ {_num(self.a[i, j])}, {_num(self.b[i, j])} }}')
         return "\n".join(lines) + "\n"
 
     def save(self, path: str | Path) -> Path:
-        """Write the game to ``path``: ``.nfg`` (:meth:`to_nfg`) or ``.efg`` (:meth:`to_efg`).
+        """Write the game to a Gambit file, the format chosen by the suffix.
+
+        Args:
+            path: where to write: a name ending in ``.nfg`` (:meth:`to_nfg`)
+                or ``.efg`` (:meth:`to_efg`), any case.
+
+        Returns:
+            The path written, as a ``Path``.
 
         Raises:
-            ValueError: for another suffix.
+            ValueError: for another suffix, or labels Gambit cannot tell apart.
         """
         p = Path(path)
         suffix = p.suffix.lower()
         if suffix not in (".nfg", ".efg"):
             raise ValueError(f"a Gambit file ends in .nfg or .efg, not {shorten(p.suffix or p.name, 24)}")
-        p.write_text(self.to_nfg() if suffix == ".nfg" else self.to_efg(), encoding="utf-8")
+        text = self.to_nfg() if suffix == ".nfg" else self.to_efg()
+        p.write_text(text, encoding="ascii")
         return p
+
+    def _gambit_labels(self) -> tuple[list[str], list[str], list[str]]:
+        """The players' and both strategy lists' labels, quoted for a Gambit file."""
+        out = []
+        for what, labels in (("players", self.players), ("rows", self.rows), ("cols", self.cols)):
+            seen: dict[str, str] = {}
+            for lab in labels:
+                g = _label(lab)
+                if g in seen:
+                    raise ValueError(f"{what} {shorten(seen[g], 16)} and {shorten(lab, 16)} are one label "
+                                     f"in a Gambit file")
+                seen[g] = lab
+            out.append([_quote(g) for g in seen])
+        return out[0], out[1], out[2]
 
     # -- displays ---------------------------------------------------------------
     def _repr_html_(self) -> str:
-        head = "".join(f"<th>{html.escape(c)}</th>" for c in self.cols)
+        """The matrix as an HTML table: a cell holds ``payoff of player 0, payoff of player 1``."""
+        cell = "padding:2px 6px;border:1px solid #ccc"
+        head = "".join(f'<th style="{cell}">{html.escape(c)}</th>' for c in self.cols)
         body = "".join(
-            f"<tr><th>{html.escape(r)}</th>"
-            + "".join(f"<td>{_num(self.a[i, j])}, {_num(self.b[i, j])}</td>" for j in range(len(self.cols)))
+            f'<tr><th style="{cell}">{html.escape(r)}</th>'
+            + "".join(f'<td style="{cell};text-align:right">{_num(self.a[i, j])}, {_num(self.b[i, j])}</td>'
+                      for j in range(len(self.cols)))
             + "</tr>"
             for i, r in enumerate(self.rows))
         cap = html.escape(self.title or "stage game")
         who = f"{html.escape(self.players[0])} (rows), {html.escape(self.players[1])} (columns)"
-        return (f"<table><caption>{cap}: payoffs of {who}</caption><tr><th></th>{head}</tr>{body}</table>")
+        return (f'<table class="gw-stage" style="border-collapse:collapse;font-size:12px">'
+                f'<caption style="caption-side:top;text-align:left">{cap}: payoffs of {who}</caption>'
+                f'<tr><th style="{cell}"></th>{head}</tr>{body}</table>')
 
     def __repr__(self) -> str:
         kind = "zero-sum" if self.zero_sum else "general-sum"
         return f"StageGame({self.title[:60]!r}: {len(self.rows)}x{len(self.cols)}, {kind})"
 
     def explore(self, player: int = 0) -> Any:
-        """An ``ipywidgets.VBox`` to propose a mixed strategy of ``player``: one
-        slider per pure strategy (the weights are normalised to a
-        distribution), and, live, the strategy, what it guarantees, its
-        exploitability (zero-sum) and the opponent's best response; an
-        *Equilibrium* button sets the sliders to an equilibrium strategy.
-        Its ``sliders`` and ``report`` attributes are the widgets."""
+        """A notebook panel to propose a mixed strategy of ``player`` and see what it gives away.
+
+        One ``FloatSlider`` per pure strategy of ``player`` gives its weight;
+        the weights are normalised to a distribution. An HTML report shows,
+        live: the normalised strategy, the opponent's best response (and what
+        it earns), ``player``'s expected payoff against it, and the
+        exploitability (:meth:`exploitability`; for a zero-sum game also the
+        guaranteed payoff and the game value). An *Equilibrium* button sets
+        the sliders to ``player``'s equilibrium strategy. Works without a
+        browser: set the sliders' ``value`` and read ``report.value``.
+
+        Args:
+            player: whose strategy the sliders set (0 or 1).
+
+        Returns:
+            An ``ipywidgets.VBox`` with attributes ``sliders`` (the
+            ``FloatSlider`` list, in the order of :meth:`strategies`),
+            ``report`` (the ``ipywidgets.HTML``) and ``button``.
+
+        Raises:
+            ValueError: for a player other than 0 or 1.
+        """
         import ipywidgets
 
         p = _player(player)
         labels = self.strategies(p)
+        me, other = html.escape(self.players[p]), html.escape(self.players[1 - p])
+        mine = self.a if p == 0 else self.b.T  # rows: my strategies, columns: the opponent's
         sliders = [ipywidgets.FloatSlider(value=1.0, min=0.0, max=1.0, step=0.01, description=lab[:16],
                                           continuous_update=False) for lab in labels]
         report = ipywidgets.HTML()
         button = ipywidgets.Button(description="Equilibrium", tooltip="set the sliders to an equilibrium strategy")
+        busy = [False]
 
         def update(*_: Any) -> None:
+            if busy[0]:
+                return
             w = np.array([s.value for s in sliders], dtype=float)
-            if w.sum() <= 0:
+            if not w.sum() > 0:
                 report.value = "<p>Give some strategy a positive weight.</p>"
                 return
             s = w / w.sum()
-            shown = ", ".join(f"{html.escape(lab)} {q:.0%}" for lab, q in zip(labels, s, strict=True) if q > 0)
+            shown = ", ".join(f"{html.escape(lab)} {q:.1%}" for lab, q in zip(labels, s, strict=True) if q > 0)
             replies, gain = self.best_response(s, 1 - p)
-            other = self.players[1 - p]
-            rows = [f"<b>{html.escape(self.players[p])} plays</b> {shown}",
-                    f"<b>{html.escape(other)}'s best response</b>: {html.escape(', '.join(replies))} "
-                    f"(earning {gain:+.3f})"]
+            others = self.strategies(1 - p)
+            mine_vs = [float(s @ mine[:, others.index(r)]) for r in replies]
+            lo, hi = min(mine_vs), max(mine_vs)
+            payoff = f"{lo:+.3f}" if hi - lo <= 1e-9 else f"{lo:+.3f} to {hi:+.3f} (as it breaks the tie)"
+            lines = [f"<b>{me} plays</b> {shown}",
+                     f"<b>{other}'s best response</b>: {html.escape(', '.join(replies))} (earning {gain:+.3f})",
+                     f"<b>{me}'s expected payoff</b> against it: {payoff}"]
             if self.zero_sum:
-                mine = float((s @ self.a).min()) if p == 0 else float(-(self.a @ s).max())
-                rows.append(f"<b>guaranteed</b> {mine:+.3f}; game value {self.value() * (1 if p == 0 else -1):+.3f}")
-                rows.append(f"<b>exploitability</b> {self.exploitability(s, p):.3f}")
-            report.value = "<br>".join(rows)
+                sign = 1.0 if p == 0 else -1.0
+                lines.append(f"<b>game value</b> for {me}: {sign * self.value():+.3f}")
+            lines.append(f"<b>exploitability</b> {self.exploitability(s, p):.3f}")
+            report.value = "<br>".join(lines)
 
         def to_equilibrium(_b: Any) -> None:
-            eq = self.equilibrium()
-            arr = eq.x_array if p == 0 else eq.o_array
-            for s, q in zip(sliders, arr, strict=True):
-                s.value = float(q)
+            busy[0] = True
+            try:
+                for sl, q in zip(sliders, self._solution[p], strict=True):
+                    sl.value = float(q)
+            finally:
+                busy[0] = False
+            update()
 
-        for s in sliders:
-            s.observe(update, names="value")
+        for sl in sliders:
+            sl.observe(update, names="value")
         button.on_click(to_equilibrium)
         update()
         box = ipywidgets.VBox([*sliders, button, report])
@@ -309,23 +554,46 @@ class StageGame:
         return box
 
 
-def stage_game(game_or_matrix: Any, *, players: tuple[str, str] | None = None, title: str = "",
-               **stage_options: Any) -> StageGame:
-    """The simultaneous stage as a :class:`StageGame`.
+def stage_game(
+    game_or_matrix: Any,
+    *,
+    players: Sequence[str] | None = None,
+    rows: Sequence[Any] | None = None,
+    cols: Sequence[Any] | None = None,
+    title: str = "",
+    **stage_options: Any,
+) -> StageGame:
+    """The simultaneous stage of a two-player game, or a matrix game, as a :class:`StageGame`.
 
     Args:
-        game_or_matrix: a two-player game at a simultaneous node whose game
-            offers a ``stage_matrix`` analysis tool (its node before any
-            submission is used); a stage table (``rows``, ``cols``,
-            ``values``); a 2D array ``A`` (zero-sum: player 1 gets ``-A``);
-            or a pair ``(A, B)`` of arrays of one shape.
-        players: the two players' names (default: the game's, or ``("row", "column")``).
-        title: a caption (default: the table's).
-        **stage_options: for a game: the options of its ``stage_matrix``.
+        game_or_matrix: one of
+
+            - a two-player game at a simultaneous node whose game offers a
+              ``stage_matrix`` analysis tool: the node before any submission
+              is used (a submission already in changes nothing until all are
+              in), its stage matrix holds player 0's values and the game is
+              zero-sum (player 1 gets their negative);
+            - a numeric stage table (``rows``, ``cols``, ``values``): zero-sum likewise;
+            - a 2D array ``A`` of player 0's payoffs: zero-sum (player 1 gets ``-A``);
+            - a pair ``(A, B)`` of 2D arrays of one shape, or a ``nashpy.Game``.
+        players: the two players' names (default: the game's, else ``("row", "column")``).
+        rows: labels of player 0's pure strategies (default: the table's rows,
+            else ``"0"`` .. ``"m-1"``); turned into strings.
+        cols: labels of player 1's pure strategies (default: the table's
+            columns, else ``"0"`` .. ``"n-1"``).
+        title: a caption (default: the table's title).
+        **stage_options: for a game only: the options of its ``stage_matrix``
+            (e.g. how many rollouts and which seed).
+
+    Returns:
+        The :class:`StageGame`.
 
     Raises:
-        TypeError: a game without a stage matrix, or stage options given with a matrix.
-        ValueError: a game not at a simultaneous node, a malformed matrix.
+        TypeError: for a game without a two-player ``stage_matrix`` tool, or
+            stage options given with a table or a matrix.
+        ValueError: for a game not at a simultaneous node, a table of
+            outcomes rather than numbers, a malformed matrix, or labels of
+            the wrong number or not distinct.
     """
     names: tuple[str, str] = ("row", "column")
     table: Any = None
@@ -333,59 +601,124 @@ def stage_game(game_or_matrix: Any, *, players: tuple[str, str] | None = None, t
         g = game_or_matrix
         stage = type(g).analysis_tools.get("stage_matrix")
         if stage is None or len(g.players) != 2:
-            raise TypeError(f"{type(g).game_type.long_name} has no two-player stage_matrix analysis tool")
+            raise TypeError(f"{type(g).__name__[:_ECHO]} has no two-player stage_matrix analysis tool")
+        node = _before_submissions(g)
+        if not node.is_simultaneous_node():
+            raise ValueError("the game is not at a simultaneous node (both players choosing at once)")
         if isinstance(stage, str):
             stage = _import(stage)
-        table = stage(_before_submissions(g), **stage_options)
+        table = stage(node, **stage_options)
         names = (str(g.players[0]), str(g.players[1]))
     elif stage_options:
-        raise TypeError(f"{', '.join(sorted(stage_options))}: stage-matrix options are for a game, not a matrix")
+        keys = ", ".join(sorted(stage_options))
+        raise TypeError(f"{shorten(keys, _ECHO)}: stage-matrix options are for a game, not a table or matrix")
     elif _is_table(game_or_matrix):
         table = game_or_matrix
     if table is not None:
-        if not getattr(table, "numeric", True):
+        if not table.numeric:
             raise ValueError("this table holds outcomes, not numbers: a stage game needs payoffs")
-        a = np.asarray(table.values, dtype=float)
+        a, extra = _as_matrices(table.values)
+        if extra is not None:
+            raise ValueError("a stage table's values must be one 2D array (player 0's values)")
         b = -a
-        rows, cols = [str(r) for r in table.rows], [str(c) for c in table.cols]
+        rows = list(table.rows) if rows is None else rows
+        cols = list(table.cols) if cols is None else cols
         title = title or str(getattr(table, "title", "") or "")
     else:
         a, maybe_b = _as_matrices(game_or_matrix)
         b = -a if maybe_b is None else maybe_b
-        rows, cols = [str(i) for i in range(a.shape[0])], [str(j) for j in range(a.shape[1])]
+    m, n = a.shape
+    row_labels = [str(i) for i in range(m)] if rows is None else [str(r) for r in _listed(rows, "rows")]
+    col_labels = [str(j) for j in range(n)] if cols is None else [str(c) for c in _listed(cols, "cols")]
+    if len(row_labels) != m or len(col_labels) != n:
+        raise ValueError(f"{len(row_labels)} row and {len(col_labels)} column labels for a {m}x{n} matrix")
     if players is not None:
-        if len(players) != 2 or not all(isinstance(n, str) for n in players):
-            raise ValueError("players must be two names")
-        names = (players[0], players[1])
-    return StageGame(names, tuple(rows), tuple(cols), np.stack([a, b], axis=-1), title)
+        names = _names(players, "players", 2)  # type: ignore[assignment]
+    return StageGame(names, tuple(row_labels), tuple(col_labels), np.stack([a, b], axis=-1), title)
+
+
+# ----------------------------------------------------------------------
+# Checks and Gambit text
+# ----------------------------------------------------------------------
+def _listed(labels: Any, what: str) -> list[Any]:
+    if isinstance(labels, (str, bytes)) or not isinstance(labels, (Sequence, np.ndarray)):
+        raise ValueError(f"{what} must be a sequence of labels, not {type(labels).__name__[:_ECHO]}")
+    return list(labels)
+
+
+def _names(labels: Any, what: str, count: int | None = None) -> tuple[str, ...]:
+    """``labels`` as a tuple of distinct strings (exactly ``count`` of them if given)."""
+    out = tuple(_listed(labels, what))
+    if count is not None and len(out) != count:
+        raise ValueError(f"{what} must be {count} names, got {len(out)}")
+    if not out:
+        raise ValueError(f"{what} must hold at least one label")
+    for lab in out:
+        if not isinstance(lab, str):
+            raise ValueError(f"{what}: {shorten(lab, _ECHO)} is not a string")
+    seen: set[str] = set()
+    for lab in out:
+        if lab in seen:
+            raise ValueError(f"{what}: {shorten(lab, _ECHO)} appears twice")
+        seen.add(lab)
+    return out
 
 
 def _player(player: Any) -> int:
-    if player not in (0, 1) or isinstance(player, bool):
-        raise ValueError(f"player must be 0 or 1, got {shorten(player)}")
+    if isinstance(player, bool) or not isinstance(player, (int, np.integer)) or player not in (0, 1):
+        raise ValueError(f"player must be 0 or 1, got {shorten(player, _ECHO)}")
     return int(player)
 
 
 def _prob(p: Any) -> float:
+    if isinstance(p, (str, bytes)):
+        raise ValueError(f"{shorten(p, _ECHO)} is not a probability (a number)")
     try:
         q = float(p)
-    except (TypeError, ValueError):
-        raise ValueError(f"{shorten(p)} is not a probability") from None
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(f"{shorten(p, _ECHO)} is not a probability (a number)") from None
     if not np.isfinite(q) or q < 0:
-        raise ValueError(f"{shorten(p)} is not a probability (negative or not finite)")
+        raise ValueError(f"{shorten(p, _ECHO)} is not a probability (negative or not finite)")
     return q
 
 
-def _q(text: str) -> str:
-    """A Gambit string: double quotes, ``"`` escaped, on one line. Gambit's
-    reader has no escape for a backslash (it reads ``\\\\`` as three), so a
-    backslash is written as ``/``: the one change a label may see."""
-    clean = str(text).replace("\\", "/").replace('"', '\\"').replace("\n", " ").replace("\r", " ")
-    return f'"{clean}"'
+def _ascii(text: str) -> str:
+    """``text`` in printable ASCII: a backslash becomes ``/`` (Gambit's reader has
+    no escape for it: ``\\\\`` reads as three), whitespace a space, a
+    typographic dash or quote its ASCII form, an accented letter its letter,
+    anything else ``?``."""
+    out = []
+    for ch in str(text):
+        if ch == "\\":
+            out.append("/")
+        elif " " <= ch <= "~":
+            out.append(ch)
+        elif ch.isspace():
+            out.append(" ")
+        elif ch in _ASCII:
+            out.append(_ASCII[ch])
+        else:
+            plain = unicodedata.normalize("NFKD", ch).encode("ascii", "ignore").decode("ascii")
+            plain = "".join(c for c in plain if " " <= c <= "~")
+            out.append(plain or "?")
+    return "".join(out)
+
+
+def _label(text: str) -> str:
+    """A label Gambit's reader accepts: printable ASCII, single spaces, none
+    at either end, not empty (``_`` then)."""
+    return " ".join(_ascii(text).split()) or "_"
+
+
+def _quote(text: str) -> str:
+    """A Gambit string: in double quotes, a ``"`` inside escaped as ``\\"``."""
+    return '"' + text.replace('"', '\\"') + '"'
 
 
 def _num(x: float) -> str:
     """A payoff as Gambit reads it exactly: an integer, or the float's shortest decimal."""
     v = float(x)
+    if v.is_integer():
+        return str(int(v))
     # positional, never an exponent (the shortest digits that read back the same float)
-    return str(int(v)) if v.is_integer() else np.format_float_positional(v, unique=True, trim="-")
+    return np.format_float_positional(v, unique=True, trim="-")
