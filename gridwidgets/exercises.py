@@ -379,30 +379,24 @@ def _solve(game: Game) -> Any:
         return None
 
 
-def _random_line(game: Game, rng: random.Random) -> list[Any]:
-    """The moves of a random game from ``game`` to its end (``game`` unchanged)."""
-    g = game.copy()
-    moves = []
-    while not g.is_over:
-        m = rng.choice(g.legal_moves())
-        g.play(m)
-        moves.append(m)
-    return moves
-
-
 def _positions(cls: type[Game], options: dict[str, Any], rng: random.Random, back: range) -> Iterator[Game]:
     """Positions a few moves before the end of random games (``back``: how many
-    moves before the end), latest first."""
+    moves before the end, increasing), latest first: each random game is
+    played once, then taken back move by move."""
     while True:
-        start = cls(**options)
-        line = _random_line(start, rng)
+        g = cls(**options)
+        length = 0
+        while not g.is_over:
+            g.play(rng.choice(g.legal_moves()))
+            length += 1
+        undone = 0
         for k in back:
-            if k > len(line):
+            if k > length:
                 break
-            g = cls(**options)
-            for m in line[: len(line) - k]:
-                g.play(m)
-            yield g
+            while undone < k:
+                g.undo()
+                undone += 1
+            yield g.copy()
 
 
 def _position_data(g: Game) -> dict[str, Any]:
