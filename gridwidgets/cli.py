@@ -218,7 +218,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         description="Serve a page where a class picks a game and plays it in the browser, against each other "
         "or an agent, with no code visible (Voila; pip install 'gridwidgets[classroom]'). See docs/classroom.md.",
     )
-    room.add_argument("--port", type=int, default=None, help="TCP port (default 8866 if free, else any free one)")
+    room.add_argument("--port", type=int, default=None,
+                      help="TCP port (the app: 8866 if free, else any free one; with --rooms: 8765)")
     room.add_argument("--no-browser", action="store_true", help="do not open a web browser, only print the link")
     room.add_argument("--ip", default="127.0.0.1", metavar="ADDRESS",
                       help="address to serve on (default 127.0.0.1: this machine only; 0.0.0.0 opens it to "
@@ -230,26 +231,50 @@ def main(argv: Sequence[str] | None = None) -> int:
         "students join a room with its code and play each other from their own seats; the teacher's page "
         "watches every game. See docs/classroom.md.")
     rooms.add_argument("--rooms", action="store_true", help="serve rooms for a class on several devices")
+    rooms.add_argument("--lan", action="store_true",
+                       help="class mode: serve on this computer's address on its local network (instead of --ip) "
+                       "and print the students' address large, with a QR code")
     rooms.add_argument("--db", default=None, metavar="FILE",
-                       help="the rooms' SQLite file (default gridwidgets-rooms.sqlite here); a restart finds "
-                       "every room, seat and game in it")
+                       help="the rooms' SQLite file (default gridwidgets-rooms.sqlite here; one file per lesson); "
+                       "a restart finds every room, seat and game in it")
     rooms.add_argument("--game", default=None, help="open a room of this game at start (default: the first game, "
-                       "if the file has no room yet)")
+                       "if the file has no room yet); the same choices again reopen that room")
     rooms.add_argument("--board", default=None, help="that room's board (a key of the game's presets)")
     rooms.add_argument("--pairing", default="arrival", choices=("arrival", "round-robin", "agent"),
                        help="how that room pairs its students (default: in arrival order)")
     rooms.add_argument("--agent", default="random", help="who plays a seat without a student: random, greedy, "
                        "mcts-quick or mcts-strong (default random)")
+    rooms.add_argument("--new-teacher-token", action="store_true",
+                       help="issue a new teacher token: the old teacher address (and every page it opened) stops "
+                       "working")
+    rooms.add_argument("--reopen", action="store_true", help="serve a class that was ended (its rooms open again, "
+                       "with a new teacher token)")
+    rooms.add_argument("--backup", default=None, metavar="FILE",
+                       help="write one consistent copy of the rooms' database (--db) to FILE and stop (SQLite's "
+                       "online backup: safe while the server runs)")
     args = parser.parse_args(argv)
+    if args.command == "classroom" and args.backup:
+        from .rooms.server import DEFAULT_DB
+        from .rooms.store import StoreError, backup
+
+        try:
+            written = backup(args.db or DEFAULT_DB, args.backup)
+        except StoreError as exc:
+            print(f"gridwidgets classroom: {exc}", file=sys.stderr)
+            return 2
+        print(f"The class in {args.db or DEFAULT_DB} is backed up to {written}: one file, everything in it.")
+        return 0
     if args.command == "classroom" and args.rooms:
         from .rooms.server import DEFAULT_DB, serve_rooms
 
         try:
             return serve_rooms(args.db or DEFAULT_DB, host=args.ip, port=args.port or 8765, game=args.game,
                                board=args.board, pairing=args.pairing, agent=args.agent,
-                               open_browser=not args.no_browser, theme=args.theme)
-        except (ImportError, ValueError) as exc:
-            room.error(str(exc))
+                               open_browser=not args.no_browser, theme=args.theme, lan=args.lan,
+                               new_teacher_token=args.new_teacher_token, reopen=args.reopen)
+        except (ImportError, ValueError, OSError) as exc:
+            print(f"gridwidgets classroom: {exc}", file=sys.stderr)
+            return 2
     if args.command == "classroom":
         from .apps import serve_classroom
 

@@ -644,6 +644,8 @@ def _try_update(report: FuzzReport, g: Game, w: Any, update: Any) -> None:
     traits only Python writes stay Python's."""
     report.tried += 1
     before = _fingerprint(g)
+    owned = [k for k in w.keys if k not in w.page_settable and k not in ("state", "hint_data")]
+    kept = {k: getattr(w, k) for k in owned}
     try:
         w.set_state(update)
     except Exception as exc:
@@ -651,9 +653,11 @@ def _try_update(report: FuzzReport, g: Game, w: Any, update: Any) -> None:
         return
     if _fingerprint(g) != before:
         report.fail("changed", f"the update {_short(update)} changed the game")
+    elif any(getattr(w, k) != kept[k] for k in owned):
+        report.fail("lost", f"the update {_short(update)} set a trait the page may not set")
     elif not isinstance(w.state, dict) or w.state.get("version") != g.version or not isinstance(w.hint_data, dict):
         report.fail("lost", f"the update {_short(update)} replaced what Python shows")
-    elif isinstance(update, dict) and all(isinstance(k, str) and k in w.keys and k not in w.python_owned
+    elif isinstance(update, dict) and all(isinstance(k, str) and k in w.keys and k in w.page_settable
                                           for k in update):
         report.accepted += 1  # (a value may still have been refused: the old one stays)
     else:

@@ -16,6 +16,7 @@ import pytest
 
 import gridwidgets as gw
 from gridwidgets import fuzzing
+from gridwidgets.core import registry
 from gridwidgets.core.errors import IllegalMoveError, InvalidMoveError, shorten
 from gridwidgets.core.game import MAX_SAVE_CHARS, CellMove, Game, JointMove
 from gridwidgets.core.gametype import GameType
@@ -303,5 +304,31 @@ def test_a_page_cannot_set_what_only_python_writes():
         assert (w.delay, w.hints, w.show_legal) == (250, "", shown) and "Refused" in w.state["message"]
         w.set_state(["not", "an", "object"])
         assert "must be an object" in w.state["message"] and g.history == []
+    finally:
+        w.close()
+
+
+@pytest.mark.parametrize("name", registry.names())
+def test_a_page_owns_no_code_only_its_display_toggles(name):
+    """Every trait a page may not set is refused (the widget's code, layout, its
+    size, ...), and the refusal never sends the code back to the page."""
+    w = registry.get(name)().widget()
+    sent: list = []
+    w.send_state = lambda key=None: sent.append(key)
+    try:
+        owned = {k: getattr(w, k) for k in w.keys if k not in w.page_settable}
+        assert {"_esm", "_css", "layout", "fit", "hidden_controls", "state"} <= set(owned)
+        for trait in sorted(owned):
+            w.set_state({trait: "console.log(1)" if trait in ("_esm", "_css") else 0})
+            if trait == "state":  # its status message says the refusal: the rest is Python's
+                assert {k: v for k, v in w.state.items() if not k.startswith("message")} == \
+                    {k: v for k, v in owned[trait].items() if not k.startswith("message")}
+            else:
+                assert getattr(w, trait) == owned[trait], f"the page set {trait}"
+            assert f"cannot set {trait}" in w.state["message"]
+        assert not any(k and ({"_esm", "_css", "state"} & set(k)) for k in sent)  # code never echoed
+        toggles = {"show_legal": True, "show_labels": False, "seen_version": 3}
+        w.set_state(toggles)
+        assert all(getattr(w, k) == v for k, v in toggles.items())
     finally:
         w.close()

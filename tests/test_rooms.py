@@ -205,7 +205,7 @@ def test_every_game_plays_to_the_end_from_seats_and_its_results_and_saves_come_b
     won = sum(1 for rg in room.games if len(rg.game.winners) == 1)
     assert standings["won"].sum() == won
     with zipfile.ZipFile(io.BytesIO(results.saves_zip([room]))) as archive:
-        names = archive.namelist()
+        names = [n for n in archive.namelist() if n != "games.json"]
         assert len(names) == 2
         for file, rg in zip(names, room.games, strict=True):
             again = registry.get(name).from_json(archive.read(file).decode())
@@ -299,12 +299,29 @@ def test_the_servers_teacher_token_is_kept_in_the_database(db):
     rooms.check_teacher(rooms.teacher_token)
     with pytest.raises(RoomError, match="teacher"):
         rooms.check_teacher("guess")
+    token = rooms.teacher_token
     rooms.store.close()
     again = Rooms(Store(db))
-    assert again.teacher_token == rooms.teacher_token == again.room(room.code).teacher_token
+    assert again.teacher_token == token == again.room(room.code).teacher_token
 
 
 # -- a student's board: only its own seat's moves; a bad message changes nothing ---------------
+def said(board):
+    """The status the page of ``board`` was last sent (after the fan-out sent what was due)."""
+    from gridwidgets.rooms.board import fanout
+
+    assert fanout.wait_idle(10), "the fan-out did not send within 10 s"
+    return board.status[0]
+
+
+def shown(board):
+    """The state the page of ``board`` was last sent."""
+    from gridwidgets.rooms.board import fanout
+
+    assert fanout.wait_idle(10), "the fan-out did not send within 10 s"
+    return board.state
+
+
 @pytest.fixture
 def bids(db):
     from gridwidgets.rooms.board import room_board
@@ -321,22 +338,22 @@ def test_a_students_board_shows_its_own_secret_choice_and_no_message_holds_the_o
     room, rg, bx, bo = bids
 
     def seen_by_o():  # everything O's page is sent: its state (the browser test watches the wire too)
-        state = dict(bo.state)
+        state = dict(shown(bo))
         state.pop("version")
         return json.dumps(state, sort_keys=True)
 
     first, second = (str(m) for m in rg.game.legal_moves(0)[:2])
     assert bx.handle_intent({"type": "play", "move": first, "player": 0, "version": rg.game.version})
-    assert first in bx.state["message"] and bx.state["message_kind"] == "info"  # X sees X's own choice
+    assert first in shown(bx)["message"] and bx.state["message_kind"] == "info"  # X sees X's own choice
     assert rg.game.pending == (0,)
     with_first = seen_by_o()
     room.teacher_undo(room.teacher_token, rg.id)  # the choice withdrawn; X chooses the other one
     assert bx.handle_intent({"type": "play", "move": second, "player": 0})
-    assert second in bx.state["message"]
+    assert second in shown(bx)["message"]
     assert seen_by_o() == with_first  # O's page cannot tell which (the secrecy rule)
     answer = str(rg.game.legal_moves(1)[0])
     assert bo.handle_intent({"type": "play", "move": answer, "player": 1})
-    assert second in json.dumps(bo.state["history"])  # revealed once both are in
+    assert second in json.dumps(shown(bo)["history"])  # revealed once both are in
 
 
 @pytest.mark.parametrize(
@@ -357,25 +374,42 @@ def test_a_bad_message_from_a_students_page_is_refused_there_and_changes_nothing
     _room, rg, bx, bo = bids
     before = rg.game.to_json(), rg.game.hidden_submissions(), rg.game.version
     assert bo.handle_intent(message) is False
-    assert refusal in bo.state["message"]
-    assert bx.state["message"] == ""  # on that page only
+    assert refusal in said(bo)
+    assert said(bx) == ""  # on that page only
     assert (rg.game.to_json(), rg.game.hidden_submissions(), rg.game.version) == before
 
 
-def test_a_flood_a_pause_and_hints_are_refused_on_the_students_page(bids):
+def page_sends(board, content=None, *, update=None):
+    """A message from the page of ``board``, as the widget's comm hands it over:
+    an intent (``content``) or a trait update (``update``)."""
+    data = {"method": "update", "state": update} if update is not None else {"method": "custom", "content": content}
+    board._handle_msg({"content": {"data": data}, "buffers": []})
+
+
+def test_a_flood_of_any_message_is_dropped_with_one_short_refusal_and_changes_nothing(bids):
     from gridwidgets.rooms.board import FLOOD_LIMIT
 
-    room, rg, bx, bo = bids
-    for _ in range(FLOOD_LIMIT):
-        bo.handle_intent({"type": "undo"})
+    _room, rg, _bx, bo = bids
+    sent = []
+    bo.send = lambda content, buffers=None: sent.append(content)  # what the page is sent, apart from its state
+    before = shown(bo)
+    for k in range(FLOOD_LIMIT):
+        page_sends(bo, update={"show_legal": k % 2 == 0})  # trait updates count too
     legal = str(rg.game.legal_moves(1)[0])
-    assert bo.handle_intent({"type": "play", "move": legal, "player": 1}) is False
-    assert "too many messages" in bo.state["message"] and rg.game.pending == ()
+    for _ in range(500):
+        page_sends(bo, {"type": "play", "move": legal, "player": 1})
+    assert "too many messages" in said(bo) and rg.game.pending == ()
+    assert len(sent) == 1 and sent[0]["type"] == "status" and len(str(sent[0])) < 200  # once, short
+    assert shown(bo) == before  # no state sent back for the flood
+
+
+def test_a_pause_and_hints_are_refused_on_the_students_page(bids):
+    room, rg, bx, _bo = bids
     room.set_paused(room.teacher_token, True)
     assert bx.handle_intent({"type": "play", "move": str(rg.game.legal_moves(0)[0]), "player": 0}) is False
-    assert "paused" in bx.state["message"] and rg.game.pending == ()
+    assert "paused" in said(bx) and rg.game.pending == ()
     bx.set_state({"hints": "mcts", "show_legal": True})
-    assert bx.hints == "" and bx.show_legal is True and "hints" in bx.state["message"]
+    assert bx.hints == "" and bx.show_legal is True and "hints" in said(bx)
 
 
 def test_importing_the_rooms_imports_no_server_and_serving_without_solara_says_what_to_install(tmp_path):

@@ -1,28 +1,44 @@
 """The rooms' pages (Solara): ``/`` for a student (type the room code and a
-name, then play from your own seat), ``/teacher?token=...`` for the teacher
-(open rooms, watch every game, pause, next round, undo, replay, results).
+name, then play from your own seat), ``/teacher`` for the teacher (open rooms,
+watch every game, pause, next round, manage the seats, undo, replay, results,
+end the class) and ``/projector``, the read-only view a teacher projects (the
+students' address with a QR code, the room code in large type, who joined,
+every game live, results; no control).
+
+The teacher's pages are opened by the teacher's session cookie, which the
+server gives for the teacher token (:class:`~gridwidgets.rooms.server.RoomsApp`):
+no token is ever in these pages' addresses, and each teacher's action asks the
+session again (:meth:`~gridwidgets.rooms.Rooms.teacher_key`).
 
 Imported only by the server (:mod:`gridwidgets.rooms.server`), in the one
 process that holds every game. A page never holds a game: it shows the
 room's shared game through its own board (:func:`~gridwidgets.rooms.board.room_board`)
 and redraws the rest when the room's ``version`` changes (checked a few
-times a second by a thread of the page).
+times a second by a thread of the page). Every page carries a watcher
+(:class:`ConnectionWatch`) that says so when the connection to the server is
+lost and reloads the page once the server answers again, so a restart or a
+network drop needs nobody to press reload.
 """
 
 from __future__ import annotations
 
+import sys
 import threading
+import traceback
 from collections import OrderedDict
+from collections.abc import Callable
 from html import escape
 from typing import Any
 from urllib.parse import parse_qs, quote
 
+import anywidget
 import solara
+import traitlets
 
 from ..classroom import AGENTS, games_menu
 from .board import room_board
 from .model import PAIRINGS, Room, RoomError, RoomGame, Rooms
-from .server import current_rooms
+from .server import current_rooms, page_info, students_address
 
 #: the pairings as the teacher's menu says them
 PAIRING_LABELS = {"arrival": "Pairs in arrival order", "round-robin": "Round robin (the teacher starts each round)",
@@ -41,8 +57,69 @@ _CSS = """
 .gw-room-game svg { width: 100%; height: auto; }
 .gw-room-game .gw-caption { font-size: 14px; margin: 2px 0; }
 .gw-room-game.gw-to-move { border-color: #2563eb; }
-.gw-room-note { font-size: 15px; color: #4b5563; }
+.gw-room-note { font-size: 15px; }
+.gw-names { overflow-wrap: anywhere; }
+.gw-name { display: inline-block; max-width: 22em; overflow: hidden; text-overflow: ellipsis; white-space: nowrap;
+           vertical-align: bottom; line-height: 1.5; }
+.gw-projector .gw-big-code { font-family: "DejaVu Sans Mono", monospace; font-size: clamp(48px, 11vw, 140px);
+           font-weight: 700; letter-spacing: .12em; line-height: 1; margin: 8px 0; }
+.gw-projector .gw-address { font-family: "DejaVu Sans Mono", monospace; font-size: clamp(20px, 3.2vw, 40px);
+           font-weight: 700; overflow-wrap: anywhere; }
+.gw-projector-head { display: flex; flex-wrap: wrap; gap: 24px; align-items: center; }
+.gw-qr { background: #fff; padding: 8px; border-radius: 8px; line-height: 0; }
+.gw-qr svg { width: clamp(140px, 22vw, 260px); height: auto; }
+.gw-link { font-weight: 600; }
 """
+#: the watcher's script (:class:`ConnectionWatch`): says the connection is lost, reloads once the server answers
+_WATCH_ESM = r"""
+function render({ el }) {
+  const bar = document.createElement("div");
+  bar.className = "gw-reconnect";
+  bar.setAttribute("role", "status");
+  bar.setAttribute("aria-live", "assertive");
+  bar.hidden = true;
+  bar.style.cssText = "position:fixed;top:0;left:0;right:0;z-index:100010;padding:14px 18px;font:600 18px/1.4 " +
+    "system-ui,sans-serif;background:#fde68a;color:#111827;border-bottom:3px solid #b45309;text-align:center;";
+  document.body.appendChild(bar);
+  el.dataset.gwWatch = "on";
+  let lostAt = null, asking = false;
+  const state = () => {
+    const s = window.solara && window.solara.debug && window.solara.debug.connectionStatus;
+    return typeof s === "string" ? s : "connected";
+  };
+  const tick = async () => {
+    if (state() === "connected") { lostAt = null; bar.hidden = true; return; }
+    if (lostAt === null) lostAt = Date.now();
+    const secs = Math.round((Date.now() - lostAt) / 1000);
+    bar.hidden = false;
+    bar.textContent = "The connection to the class was lost: trying again (" + secs + " s). " +
+      "Your seat and your game are kept on the server; this page comes back by itself.";
+    if (Date.now() - lostAt < 3000 || asking) return;
+    asking = true;
+    try {
+      const r = await fetch(location.pathname + "?alive=" + Date.now(),
+        { cache: "no-store", credentials: "same-origin" });
+      if (r.ok) { bar.textContent = "The class is back: reloading this page..."; location.reload(); }
+    } catch (e) { /* the server is not back yet */ } finally { asking = false; }
+  };
+  const timer = setInterval(tick, 1000);
+  return () => { clearInterval(timer); bar.remove(); };
+}
+export default { render };
+"""
+
+
+class ConnectionWatch(anywidget.AnyWidget):
+    """Every page's watcher of its connection to the server: while it is lost,
+    a banner says so (and that the seat and game are kept); once the server
+    answers again and the connection has not come back by itself, the page
+    reloads and draws everything as it stands."""
+
+    _esm = _WATCH_ESM
+    kind = traitlets.Unicode("watch").tag(sync=True)
+
+    def set_state(self, sync_data: Any) -> None:
+        """A page sets nothing here."""
 
 
 def _p(inner_html: str, cls: str = "") -> None:
@@ -53,9 +130,35 @@ def _p(inner_html: str, cls: str = "") -> None:
 
 def _query(router: Any) -> dict[str, str]:
     raw = router.search or ""
-    if len(raw) > 400:
+    if not isinstance(raw, str) or len(raw) > 400:
         return {}
-    return {k: v[0][:64] for k, v in parse_qs(raw).items() if v}
+    try:
+        return {k: v[0][:64] for k, v in parse_qs(raw, max_num_fields=8).items() if v}
+    except ValueError:
+        return {}
+
+
+def _log(what: str) -> None:
+    """An error of a page, with its traceback, on the server's terminal (never on the page)."""
+    print(f"rooms page: {what}\n{traceback.format_exc()}", file=sys.stderr, flush=True)
+
+
+def _safe(action: Callable[[], Any], say: Callable[[str], None] | None = None) -> Callable[[], None]:
+    """``action`` as a click handler: a refusal (RoomError, ValueError) is said with
+    ``say``; anything else is logged on the server and said in general words."""
+
+    def run() -> None:
+        try:
+            action()
+        except (RoomError, ValueError) as exc:
+            if say is not None:
+                say(str(exc))
+        except Exception:
+            _log("an action failed")
+            if say is not None:
+                say("That did not work; the class goes on. Try again, or reload the page.")
+
+    return run
 
 
 def use_version(get: Any, interval: float) -> Any:
@@ -66,7 +169,11 @@ def use_version(get: Any, interval: float) -> Any:
     def poll(cancel: threading.Event) -> None:
         last = get()
         while not cancel.wait(interval):
-            now = get()
+            try:
+                now = get()
+            except Exception:
+                _log("a page's look at its room failed")
+                continue
             if now != last:
                 last = now
                 set_version(now)
@@ -75,8 +182,38 @@ def use_version(get: Any, interval: float) -> Any:
     return version
 
 
-def _rooms_version(rooms: Rooms) -> tuple[int, ...]:
-    return tuple(r.version for r in rooms.rooms())
+def _rooms_version(rooms: Rooms) -> tuple[Any, ...]:
+    return (rooms.ended, *(r.version for r in rooms.rooms()))
+
+
+def _this_page() -> Any:
+    """What the server saw of this page's connection (its address, its teacher session)."""
+    try:
+        return page_info(solara.get_kernel_id())
+    except Exception:
+        return None
+
+
+def _teacher_session() -> str | None:
+    info = _this_page()
+    return info.teacher_session if info is not None else None
+
+
+def _names(names: list[str]) -> str:
+    """Display names, escaped, each in a span that cannot spill over the page."""
+    return ", ".join(f"<span class='gw-name'>{escape(n)}</span>" for n in names)
+
+
+def _qr_svg(url: str) -> str:
+    import segno
+
+    return str(segno.make(url, error="m").svg_inline(scale=6, dark="#111827", light="#ffffff",
+                                                      title="QR code of the students' address"))
+
+
+def _join_url(room: Room) -> str:
+    base = students_address() or "/"
+    return f"{base}?room={quote(room.code)}"
 
 
 # -- the student's page ----------------------------------------------------------------------
@@ -94,12 +231,15 @@ def StudentPage() -> None:
     with solara.Column(classes=["gw-rooms"]):
         if room is not None and token in room.seats:
             SeatView(room, token)
+        elif room is not None and token in room.former:
+            JoinForm(code, note="The teacher took this seat out of the room. Join again if the teacher asks you to.")
         else:
-            JoinForm(code, stale=bool(token))
+            JoinForm(code, note="This page's seat is not known in that room: join again with your name."
+                     if token else "")
 
 
 @solara.component
-def JoinForm(code: str, stale: bool) -> None:
+def JoinForm(code: str, note: str = "") -> None:
     router = solara.use_router()
     rooms = current_rooms()
     room_code, set_room_code = solara.use_state(code)
@@ -107,9 +247,11 @@ def JoinForm(code: str, stale: bool) -> None:
     error, set_error = solara.use_state("")
 
     def join() -> None:
+        info = _this_page()
+        address = info.address if info is not None else None
         try:
             room = rooms.room(room_code)
-            seat = room.join(name)
+            seat = room.join(name, address=address, limiter=rooms.join_allowed)
         except (RoomError, ValueError) as exc:
             set_error(str(exc))
             return
@@ -117,13 +259,13 @@ def JoinForm(code: str, stale: bool) -> None:
 
     solara.Title("Join a room")
     solara.HTML(tag="h1", unsafe_innerHTML="Join your class's room")
-    if stale:
-        solara.Warning("This page's seat is not known in that room: join again with your name.")
+    if note:
+        solara.Warning(note, classes=["gw-stale"])
     _p("Type the <b>room code</b> your teacher shows, and the name the class will see.")
     solara.InputText("Room code", value=room_code, on_value=set_room_code, continuous_update=True,
                      classes=["gw-join-code"])
     solara.InputText("Your name", value=name, on_value=set_name, continuous_update=True, classes=["gw-join-name"])
-    solara.Button("Join", on_click=join, color="primary", classes=["gw-join"],
+    solara.Button("Join", on_click=_safe(join, set_error), color="primary", classes=["gw-join"],
                   disabled=not (room_code.strip() and name.strip()))
     if error:
         solara.Error(error, classes=["gw-join-error"])
@@ -133,17 +275,23 @@ def _seat_key(room: Room, token: str) -> tuple[Any, ...]:
     """What a student's page shows besides its board (which follows its game by
     itself): a page redraws only when this changes, never for a move elsewhere
     in the room (a redraw would cost a half-picked choice)."""
+    seat = room.seats.get(token)
+    base = (room.paused, room.closed, room.round, seat.name if seat else None)
     try:
-        rg, _p = room.game_of(token)
+        rg, p = room.game_of(token)
     except RoomError:
-        return (room.paused, room.round, None)
-    return (room.paused, room.round, rg.id, rg.game.is_over, bool(rg.game.steps), tuple(room.undo_asked(rg.id)))
+        return (*base, None)
+    return (*base, rg.id, p in rg.handed, rg.game.is_over, bool(rg.game.steps), tuple(room.undo_asked(rg.id)),
+            tuple(room.name_of(t) for t in rg.players))
 
 
 @solara.component
 def SeatView(room: Room, token: str) -> None:
     key = use_version(lambda: _seat_key(room, token), STUDENT_POLL)
-    seat = room.seats[token]
+    seat = room.seats.get(token)
+    if seat is None:  # removed while the page was open
+        _p("The teacher took this seat out of the room.", "gw-removed")
+        return
     try:
         rg, player = room.game_of(token)
     except RoomError:
@@ -151,24 +299,30 @@ def SeatView(room: Room, token: str) -> None:
     solara.Title(f"{seat.name}, room {room.code}")
     with solara.Row(style={"align-items": "baseline", "gap": "16px", "flex-wrap": "wrap"}):
         solara.HTML(tag="h1", unsafe_innerHTML=f"Room <span class='gw-room-code'>{room.code}</span>")
-        solara.Text(f"{seat.name} · round {room.round}", classes=["gw-seat-name"])
-    if room.paused:
-        solara.Warning("The teacher has paused the room: moves wait until it resumes.", classes=["gw-paused"])
+        solara.Text(f"{seat.name} · round {room.round}", classes=["gw-seat-name", "gw-names"])
+    if room.closed:
+        solara.Success("The class has ended: thank you for playing! Your games are kept for your teacher.",
+                       classes=["gw-closed"])
+    elif room.paused:
+        solara.Warning("The teacher has paused the room: moves are refused until the teacher resumes it.",
+                       classes=["gw-paused"])
     if rg is None:
-        waiting = ("Waiting for the teacher to start the round." if room.pairing == "round-robin"
-                   else "Waiting for an opponent to join…")
-        solara.Info(waiting, classes=["gw-waiting"])
+        if not room.closed:
+            waiting = ("Waiting for the teacher to start the round." if room.pairing == "round-robin"
+                       else "Waiting for an opponent to join…")
+            solara.Info(waiting, classes=["gw-waiting"])
         return
-    opponents = [room.name_of(t) for p, t in enumerate(rg.players) if p != player]
-    _p(f"You play <b>{escape(rg.game.player_label(player))}</b> against <b>{escape(', '.join(opponents))}</b>.",
-       "gw-you-play")
-    SeatBoard(room, rg, player)
+    if player in rg.handed:
+        solara.Info("The agent plays your seat now (the teacher's choice); the game goes on.", classes=["gw-handed"])
+    opponents = [room.player_name(rg, p) for p in range(len(rg.players)) if p != player]
+    _p(f"You play <b>{escape(rg.game.player_label(player))}</b> against {_names(opponents)}.", "gw-you-play")
+    SeatBoard(room, rg, player, player in rg.handed)
     UndoRow(room, rg, token, key)
 
 
 @solara.component
-def SeatBoard(room: Room, rg: RoomGame, player: int) -> None:
-    board = solara.use_memo(lambda: room_board(room, rg, player, fit="screen"), [rg.id, player])
+def SeatBoard(room: Room, rg: RoomGame, player: int, handed: bool) -> None:
+    board = solara.use_memo(lambda: room_board(room, rg, player, fit="screen"), [rg.id, player, handed])
 
     def close() -> Any:
         return board.close
@@ -185,19 +339,16 @@ def UndoRow(room: Room, rg: RoomGame, token: str, key: Any) -> None:
     asked = room.undo_asked(rg.id)
 
     def ask() -> None:
-        try:
-            done = room.ask_undo(token)
-        except RoomError as exc:
-            set_message(str(exc))
-            return
+        done = room.ask_undo(token)
         set_message("Undone." if done else "Asked: the move is taken back once your opponent asks too.")
 
     others = [room.name_of(t) for t in asked if t != token]
+    p = rg.player_of(token)
     with solara.Row(style={"align-items": "center", "gap": "12px"}):
-        solara.Button("Ask to undo", on_click=ask, outlined=True, classes=["gw-ask-undo"],
-                      disabled=rg.game.is_over or len(rg.game.steps) == 0)
+        solara.Button("Ask to undo", on_click=_safe(ask, set_message), outlined=True, classes=["gw-ask-undo"],
+                      disabled=rg.game.is_over or len(rg.game.steps) == 0 or room.closed or p in rg.handed)
         if others:
-            solara.Text(f"{', '.join(others)} asks to undo the last move.", classes=["gw-undo-asked"])
+            solara.Text(f"{', '.join(others)} asks to undo the last move.", classes=["gw-undo-asked", "gw-names"])
         elif message:
             solara.Text(message, classes=["gw-undo-message"])
         elif len(rg.students()) > 1:
@@ -210,27 +361,73 @@ def TeacherPage() -> None:
     router = solara.use_router()
     query = _query(router)
     rooms = current_rooms()
-    token = query.get("token", "")
+    session = _teacher_session()
+    ended_here, set_ended_here = solara.use_state(list[Room]())
     solara.Style(_CSS)
     with solara.Column(classes=["gw-rooms"]):
-        try:
-            rooms.check_teacher(token)
-        except RoomError:
-            solara.Title("Teacher")
-            solara.Error("This page needs the teacher's address, with its token, as the server printed it.",
-                         classes=["gw-not-teacher"])
+        solara.Title("Teacher: rooms")
+        if ended_here:
+            ClassEnded(ended_here)
             return
-        TeacherView(rooms, token)
+        try:
+            rooms.teacher_key(session)
+        except RoomError:
+            NotTeacher(rooms, refused="refused" in query)
+            return
+        TeacherView(rooms, session or "", set_ended_here)
 
 
 @solara.component
-def TeacherView(rooms: Rooms, token: str) -> None:
+def NotTeacher(rooms: Rooms, refused: bool) -> None:
+    if rooms.ended is not None:
+        text = ("The class has ended: its rooms are closed. Its games and results stay in the server's database "
+                "file; for a new lesson, start the server with another --db.")
+    elif refused:
+        text = ("That teacher address is not valid (any more): open the address the server printed when it "
+                "started; a server started with --new-teacher-token prints a new one.")
+    else:
+        text = "This page is the teacher's: open the teacher's address the server printed, in this browser."
+    solara.HTML(tag="h1", unsafe_innerHTML="The teacher's page")
+    solara.Error(text, classes=["gw-not-teacher"])
+
+
+@solara.component
+def TeacherView(rooms: Rooms, session: str, on_end: Any) -> None:
     version = use_version(lambda: _rooms_version(rooms), TEACHER_POLL)
     all_rooms = rooms.rooms()
     selected, set_selected = solara.use_state(all_rooms[-1].code if all_rooms else "")
-    solara.Title("Teacher: rooms")
+    confirm_end, set_confirm_end = solara.use_state(False)
+    error, set_error = solara.use_state("")
+
+    def key() -> str:
+        return rooms.teacher_key(session)
+
+    def end_class() -> None:
+        ended = rooms.rooms()
+        rooms.end_class(key())
+        on_end(ended)
+
     solara.HTML(tag="h1", unsafe_innerHTML="The class's rooms")
-    OpenRoom(rooms, token, set_selected)
+    address = students_address()
+    with solara.Row(style={"align-items": "center", "gap": "16px", "flex-wrap": "wrap"}):
+        _p(f"Students open <b class='gw-address-inline'>{escape(address)}</b>", "gw-students-address")
+        solara.HTML(tag="a", unsafe_innerHTML="Open the projector view (no controls)",
+                    attributes={"href": "/projector", "target": "_blank", "rel": "noopener"},
+                    classes=["gw-link", "gw-projector-link"])
+        if not confirm_end:
+            solara.Button("End class", on_click=lambda: set_confirm_end(True), color="error", outlined=True,
+                          classes=["gw-end-class"])
+    if confirm_end:
+        with solara.Card("End the class?", classes=["gw-confirm-end"]):
+            _p("Every room closes: students can no longer join or move, and this teacher address stops working. "
+               "The games and results stay in the database file, and you can download them next.")
+            with solara.Row(style={"gap": "12px"}):
+                solara.Button("End the class now", on_click=_safe(end_class, set_error), color="error",
+                              classes=["gw-end-class-confirm"])
+                solara.Button("Keep the class going", on_click=lambda: set_confirm_end(False), outlined=True)
+    if error:
+        solara.Error(error)
+    OpenRoom(rooms, key, set_selected)
     if not all_rooms:
         solara.Info("No room yet: open one above.")
         return
@@ -238,11 +435,11 @@ def TeacherView(rooms: Rooms, token: str) -> None:
     solara.ToggleButtonsSingle(value=selected if selected in codes else codes[-1], values=codes,
                                on_value=set_selected, classes=["gw-room-tabs"])
     room = rooms.room(selected if selected in codes else codes[-1])
-    RoomPanel(room, token, rooms, version)
+    RoomPanel(room, key, rooms, version)
 
 
 @solara.component
-def OpenRoom(rooms: Rooms, token: str, on_open: Any) -> None:
+def OpenRoom(rooms: Rooms, key: Callable[[], str], on_open: Any) -> None:
     menu = games_menu()
     game, set_game = solara.use_state(next(iter(menu)))
     boards = list(menu[game].boards)
@@ -256,12 +453,8 @@ def OpenRoom(rooms: Rooms, token: str, on_open: Any) -> None:
         set_board(next(iter(menu[value].boards)))
 
     def open_room() -> None:
-        try:
-            room = rooms.create(game, board if board in menu[game].boards else None, pairing=pairing, agent=agent,
-                                teacher_token=token)
-        except (ValueError, RoomError) as exc:
-            set_error(str(exc))
-            return
+        room = rooms.create(game, board if board in menu[game].boards else None, pairing=pairing, agent=agent,
+                            teacher_token=key())
         set_error("")
         on_open(room.code)
 
@@ -274,7 +467,7 @@ def OpenRoom(rooms: Rooms, token: str, on_open: Any) -> None:
                           on_value=set_agent)
         solara.Text(f"{menu[game].label}: {menu[game].boards[board].label if board in menu[game].boards else ''}. "
                     f"{PAIRING_LABELS[pairing]}; agent: {AGENTS[agent].label}.", classes=["gw-room-note"])
-        solara.Button("Open room", on_click=open_room, color="primary", classes=["gw-open"])
+        solara.Button("Open room", on_click=_safe(open_room, set_error), color="primary", classes=["gw-open"])
         if error:
             solara.Error(error)
 
@@ -296,11 +489,12 @@ def _picture(rg: RoomGame) -> str:
 
 
 @solara.component
-def RoomPanel(room: Room, token: str, rooms: Rooms, version: Any) -> None:
+def RoomPanel(room: Room, key: Callable[[], str], rooms: Rooms, version: Any) -> None:
     """One room on the teacher's page; ``version`` (the rooms' versions) makes
     it redraw when anything in them changed."""
     replay, set_replay = solara.use_state(0)
     show_results, set_show_results = solara.use_state(False)
+    error, set_error = solara.use_state("")
     menu = games_menu()
     games = [rg for rg in room.games if rg.round == room.round]
     with solara.Card(classes=["gw-room-panel"]):
@@ -308,26 +502,27 @@ def RoomPanel(room: Room, token: str, rooms: Rooms, version: Any) -> None:
             solara.HTML(tag="span", unsafe_innerHTML=room.code, classes=["gw-room-code"])
             solara.Text(f"{menu[room.game_name].label}, {room.board} · {PAIRING_LABELS[room.pairing]} · "
                         f"round {room.round}")
-        _p(f"Students open the class's address and type <b>{room.code}</b>.")
-        with solara.Row(style={"gap": "12px"}):
+        _p(f"Students open <b>{escape(students_address())}</b> and type <b>{room.code}</b> (or scan the "
+           "projector view's QR code).")
+        with solara.Row(style={"gap": "12px", "flex-wrap": "wrap"}):
             solara.Button("Resume" if room.paused else "Pause",
-                          on_click=lambda: room.set_paused(token, not room.paused),
+                          on_click=_safe(lambda: room.set_paused(key(), not room.paused), set_error),
                           color="warning" if not room.paused else "success", classes=["gw-pause"])
-            solara.Button("Next round", on_click=lambda: room.next_round(token), classes=["gw-next-round"],
-                          disabled=not room.seats)
-            solara.Button("Start the waiting with agents", on_click=lambda: room.fill_with_agents(token),
+            solara.Button("Next round", on_click=_safe(lambda: room.next_round(key()), set_error),
+                          classes=["gw-next-round"], disabled=not room.seats)
+            solara.Button("Start the waiting with agents", on_click=_safe(lambda: room.fill_with_agents(key()),
+                                                                          set_error),
                           classes=["gw-fill"], disabled=not room.waiting())
             solara.Button("Hide results" if show_results else "Results", on_click=lambda: set_show_results(
                 not show_results), outlined=True, classes=["gw-show-results"])
+        if error:
+            solara.Error(error, classes=["gw-teacher-error"])
         if room.paused:
-            solara.Warning("Paused: the students' moves wait.")
-        names = [s.name for s in room.seats.values()]
-        waiting = [s.name for s in room.waiting()]
-        solara.Text(f"{len(names)} student{'s' if len(names) != 1 else ''}: {', '.join(names) or 'none yet'}"
-                    + (f" · waiting: {', '.join(waiting)}" if waiting else ""), classes=["gw-seated"])
+            solara.Warning("Paused: the students' moves are refused until you resume.")
+        Seats(room, key, version)
         with solara.Div(classes=["gw-room-games"]):
             for rg in games:
-                GameCard(room, rg, token, set_replay, rg.game.version)
+                GameCard(room, rg, key, set_replay, (rg.game.version, tuple(sorted(rg.handed))))
         if replay:
             Replay(room, replay, set_replay)
         if show_results:
@@ -335,27 +530,76 @@ def RoomPanel(room: Room, token: str, rooms: Rooms, version: Any) -> None:
 
 
 @solara.component
-def GameCard(room: Room, rg: RoomGame, token: str, on_replay: Any, version: int) -> None:
+def Seats(room: Room, key: Callable[[], str], version: Any) -> None:
+    """The room's students: rename or remove each (the agent takes over a
+    removed student's game)."""
+    names = [s.name for s in room.seats.values()]
+    waiting = [s.name for s in room.waiting()]
+    solara.HTML(tag="p", unsafe_innerHTML=f"{len(names)} student{'s' if len(names) != 1 else ''}"
+                + (f" · waiting: {_names(waiting)}" if waiting else ""), classes=["gw-seated"])
+    if not room.seats:
+        return
+    with solara.Details("Students: rename or remove", expand=False):
+        for seat in list(room.seats.values()):
+            SeatRow(room, seat.token, seat.name, key)
+
+
+@solara.component
+def SeatRow(room: Room, token: str, name: str, key: Callable[[], str]) -> None:
+    editing, set_editing = solara.use_state(False)
+    new_name, set_new_name = solara.use_state(name)
+    error, set_error = solara.use_state("")
+
+    def rename() -> None:
+        room.rename_seat(key(), token, new_name)
+        set_error("")
+        set_editing(False)
+
+    with solara.Row(style={"align-items": "center", "gap": "8px", "flex-wrap": "wrap"}, classes=["gw-seat-row"]):
+        if editing:
+            solara.InputText("New name", value=new_name, on_value=set_new_name, continuous_update=True)
+            solara.Button("Save", on_click=_safe(rename, set_error), small=True, color="primary")
+            solara.Button("Cancel", on_click=lambda: set_editing(False), small=True, text=True)
+        else:
+            solara.HTML(tag="span", unsafe_innerHTML=_names([name]), classes=["gw-seat-label"])
+            solara.Button("Rename", on_click=lambda: (set_new_name(name), set_editing(True)), small=True, text=True,
+                          classes=["gw-rename"])
+            solara.Button("Remove", on_click=_safe(lambda: room.remove_seat(key(), token), set_error), small=True,
+                          text=True, classes=["gw-remove"])
+        if error:
+            solara.Text(error, style={"color": "#b91c1c"})
+
+
+@solara.component
+def GameCard(room: Room, rg: RoomGame, key: Callable[[], str], on_replay: Any, version: Any) -> None:
     g = rg.game
     with g.lock:
         over, to_move, status = g.is_over, g.players_to_move, g.status()
-    names = " vs ".join(room.name_of(t) for t in rg.players)
-    mover = (" · to move: " + ", ".join(room.name_of(rg.players[p]) for p in to_move)) if to_move else ""
+    names = " vs ".join(escape(room.player_name(rg, p)) for p in range(len(rg.players)))
+    mover = (" · to move: " + ", ".join(escape(room.player_name(rg, p)) for p in to_move)) if to_move else ""
     classes = ["gw-room-game"] + ([] if over else ["gw-to-move"])
     with solara.Div(classes=classes, attributes={"data-game-id": str(rg.id)}):
-        solara.Text(names + mover, classes=["gw-caption"])
+        solara.HTML(tag="p", unsafe_innerHTML=names + mover, classes=["gw-caption", "gw-names"])
         solara.HTML(tag="div", unsafe_innerHTML=_picture(rg))
         solara.Text(status, classes=["gw-caption"])
-        with solara.Row(style={"gap": "8px"}):
+        if key is None:  # the projector: no controls
+            return
+        with solara.Row(style={"gap": "8px", "flex-wrap": "wrap"}):
             solara.Button("Replay", on_click=lambda: on_replay(rg.id), small=True, text=True)
-
-            def undo() -> None:
-                try:
-                    room.teacher_undo(token, rg.id)
-                except RoomError:
-                    pass
-
-            solara.Button("Undo", on_click=undo, small=True, text=True, disabled=not g.steps)
+            solara.Button("Undo", on_click=_safe(lambda: room.teacher_undo(key(), rg.id)), small=True, text=True,
+                          disabled=not g.steps or room.closed)
+            if not over:
+                for p, token in enumerate(rg.players):
+                    if token == "agent" or (token not in room.seats and p not in rg.handed):
+                        continue
+                    who = room.name_of(token)
+                    if p in rg.handed:
+                        solara.Button(f"{who} plays again", small=True, text=True, classes=["gw-give-back"],
+                                      on_click=_safe(lambda p=p: room.give_back(key(), rg.id, p)),
+                                      disabled=token not in room.seats)
+                    else:
+                        solara.Button(f"Agent plays {who}", small=True, text=True, classes=["gw-hand-to-agent"],
+                                      on_click=_safe(lambda p=p: room.hand_to_agent(key(), rg.id, p)))
 
 
 @solara.component
@@ -369,8 +613,8 @@ def Replay(room: Room, game_id: int, on_close: Any) -> None:
 
     board = solara.use_memo(make, [game_id])
     solara.use_effect(lambda: board.close, [board])
-    with solara.Card(f"Replay: {' vs '.join(room.name_of(t) for t in rg.players)} (a copy: the slider scrubs the "
-                     "moves; the game itself is untouched)", classes=["gw-replay"]):
+    with solara.Card(f"Replay: {' vs '.join(room.player_name(rg, p) for p in range(len(rg.players)))} (a copy: the "
+                     "slider scrubs the moves; the game itself is untouched)", classes=["gw-replay"]):
         solara.display(board)
         solara.Button("Close replay", on_click=lambda: on_close(0), outlined=True)
 
@@ -398,23 +642,115 @@ def Results(room: Room, rooms: Rooms, version: Any) -> None:
             solara.FigureMatplotlib(fig, format="svg")
         _p("<b>Every game</b>")
         solara.DataFrame(results.results_table(chosen), items_per_page=20)
-        with solara.Row(style={"gap": "12px"}):
-            solara.FileDownload(lambda: results.results_csv(chosen), filename=f"results-{room.code}.csv",
-                                label="Download the results (CSV)", mime_type="text/csv")
-            solara.FileDownload(lambda: results.saves_zip(chosen), filename=f"games-{room.code}.zip",
-                                label="Download every game (save files, zip)", mime_type="application/zip")
-
-
+        Downloads(chosen, f"results-{room.code}")
 
 
 @solara.component
+def Downloads(chosen: list[Room], stem: str) -> None:
+    from . import results
+
+    with solara.Row(style={"gap": "12px", "flex-wrap": "wrap"}):
+        solara.FileDownload(lambda: results.results_csv(chosen), filename=f"{stem}.csv",
+                            label="Download the results (CSV)", mime_type="text/csv")
+        solara.FileDownload(lambda: results.saves_zip(chosen), filename=f"{stem.replace('results', 'games')}.zip",
+                            label="Download every game (save files, zip)", mime_type="application/zip")
+
+
+@solara.component
+def ClassEnded(ended: list[Room]) -> None:
+    """The teacher's page once the class ended here: the downloads of every room (its last chance in this page)."""
+    solara.HTML(tag="h1", unsafe_innerHTML="The class has ended")
+    solara.Success("Every room is closed and this teacher address no longer works. Download the results now; "
+                   "they also stay in the server's database file.", classes=["gw-class-ended"])
+    Downloads(ended, "results-class")
+
+
+# -- the projector's page ------------------------------------------------------------------------
+@solara.component
+def ProjectorPage() -> None:
+    rooms = current_rooms()
+    session = _teacher_session()
+    solara.Style(_CSS)
+    with solara.Column(classes=["gw-rooms", "gw-projector"]):
+        solara.Title("Projector: the class")
+        try:
+            rooms.teacher_key(session)
+        except RoomError:
+            NotTeacher(rooms, refused=False)
+            return
+        ProjectorView(rooms)
+
+
+@solara.component
+def ProjectorView(rooms: Rooms) -> None:
+    version = use_version(lambda: _rooms_version(rooms), TEACHER_POLL)
+    all_rooms = [r for r in rooms.rooms() if not r.closed]
+    selected, set_selected = solara.use_state(all_rooms[-1].code if all_rooms else "")
+    show_results, set_show_results = solara.use_state(False)
+    if not all_rooms:
+        solara.Info("No room is open.")
+        return
+    codes = [r.code for r in all_rooms]
+    room = rooms.room(selected if selected in codes else codes[-1])
+    if len(codes) > 1:
+        solara.ToggleButtonsSingle(value=room.code, values=codes, on_value=set_selected, classes=["gw-room-tabs"])
+    join = _join_url(room)
+    with solara.Div(classes=["gw-projector-head"]):
+        solara.HTML(tag="div", unsafe_innerHTML=_qr_svg(join), classes=["gw-qr"])
+        with solara.Column(gap="4px"):
+            _p("Open this address on your phone or laptop (or scan the code):")
+            solara.HTML(tag="div", unsafe_innerHTML=escape(students_address()), classes=["gw-address"])
+            _p("then type the room code:")
+            solara.HTML(tag="div", unsafe_innerHTML=room.code, classes=["gw-big-code"],
+                        attributes={"aria-label": "room code " + " ".join(room.code)})
+    if "127.0.0.1" in students_address() or "localhost" in students_address():
+        solara.Warning("This server answers this computer only: start it with --lan for the class's devices.")
+    names = [s.name for s in room.seats.values()]
+    solara.HTML(tag="p", unsafe_innerHTML=f"<b>{len(names)} joined:</b> {_names(names) or 'nobody yet'}",
+                classes=["gw-joined", "gw-names"])
+    if room.paused:
+        solara.Warning("The room is paused.")
+    with solara.Div(classes=["gw-room-games"]):
+        for rg in [g for g in room.games if g.round == room.round]:
+            GameCard(room, rg, None, None, (rg.game.version, tuple(sorted(rg.handed))))
+    solara.Button("Hide results" if show_results else "Show results", on_click=lambda: set_show_results(
+        not show_results), outlined=True, classes=["gw-show-results"])
+    if show_results:
+        ProjectorResults(room, version)
+
+
+@solara.component
+def ProjectorResults(room: Room, version: Any) -> None:
+    from . import results
+
+    figs = solara.use_memo(lambda: [f for f in (results.win_rates_figure([room]), results.choices_figure([room]))
+                                    if f is not None], [room.version])
+    solara.DataFrame(results.standings(room), items_per_page=40)
+    for fig in figs:
+        solara.FigureMatplotlib(fig, format="svg")
+
+
+# -- every page -----------------------------------------------------------------------------------
+@solara.component
 def Layout(children: list[Any] | None = None) -> None:
     """The pages alone: no app bar, no links between them (a student's page
-    does not point to the teacher's)."""
+    does not point to the teacher's); the connection's watcher; an error of a
+    page shown in general words (its traceback goes to the server's terminal)."""
+    exc, clear = solara.use_exception()
+    watch = solara.use_memo(ConnectionWatch, [])
+    solara.display(watch)
+    if exc is not None:
+        print("rooms page: " + "".join(traceback.format_exception(exc)), file=sys.stderr, flush=True)
+        with solara.Column(classes=["gw-rooms"]):
+            solara.Error("Something went wrong on this page. Reload it: your seat and the class are safe on the "
+                         "server.", classes=["gw-page-error"])
+            solara.Button("Try again", on_click=clear, outlined=True)
+        return
     solara.Column(children=children or [], style={"padding": "0"})
 
 
 routes = [
     solara.Route(path="/", component=StudentPage, label="Join", layout=Layout),
     solara.Route(path="teacher", component=TeacherPage, label="Teacher"),
+    solara.Route(path="projector", component=ProjectorPage, label="Projector"),
 ]

@@ -7,15 +7,28 @@ intent goes through :meth:`RoomBoard.handle_intent`, which lets through only
 with a status message on that page only: undo, redo, a new game, a history
 scrub and the board editor (undo in a room is the teacher's, or every
 student's of the game by agreement: :meth:`~gridwidgets.rooms.Room.ask_undo`),
-a move while the room is paused, hints (a class plays without the solver's
-help), and a page sending more than :data:`FLOOD_LIMIT` messages within
-:data:`FLOOD_WINDOW` seconds. The state sent to the page is the public state
-(no other player's hidden submission is ever in it) plus, for the page's own
-seat, what it chose in secret, as the page's status message.
+a move while the room is paused or closed or once the teacher handed the
+seat to the agent, hints (a class plays without the solver's help), any trait
+but the display toggles, and more than :data:`FLOOD_LIMIT` messages of any
+kind within :data:`FLOOD_WINDOW` seconds (the rest are dropped unanswered,
+one refusal said a window).
+
+A refusal is a short status message of its own (``{"type": "status", ...}``),
+never the board's whole state nor its code. The state sent to the page is the
+public state (no other player's hidden submission is ever in it) plus, for
+the page's own seat, what it chose in secret, as the page's status message.
+
+No page is sent anything while a game's lock is held: a game's observers run
+under its lock, so a board's observer only marks the board, and one thread
+(:class:`Fanout`) builds each marked board's state (taking the lock briefly)
+and sends it. Sending only queues (the server bounds each page's queue:
+:mod:`gridwidgets.rooms.server`), so a page that stopped reading holds up no
+game, no other page and no agent.
 """
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
 from collections import deque
@@ -25,17 +38,73 @@ from ..core.errors import shorten
 from ..widgets.base import GameWidget, widget_class
 from .model import Room, RoomGame
 
-__all__ = ["FLOOD_LIMIT", "FLOOD_WINDOW", "ROOM_HIDDEN_CONTROLS", "RoomBoard", "room_board"]
+__all__ = ["FLOOD_LIMIT", "FLOOD_WINDOW", "ROOM_HIDDEN_CONTROLS", "Fanout", "RoomBoard", "fanout", "room_board"]
 
 #: at most this many messages from one page ...
 FLOOD_LIMIT = 20
-#: ... within this many seconds; more are refused (the game untouched)
+#: ... within this many seconds; more are dropped (the game untouched), one refusal said a window
 FLOOD_WINDOW = 2.0
+#: a page asks for its board's whole state at most this often (loading, reconnecting), per FLOOD_WINDOW * 5
+STATE_REQUESTS = 3
 #: the board controls a room's page does not show (the actions are refused too)
 ROOM_HIDDEN_CONTROLS = ("new", "undo", "redo", "toggle-edit", "export", "hints", "goto", "play", "pause", "step",
                         "speed")
-#: the traits a room's page may not set
-_ROOM_OWNED = frozenset({"hints", "hint_budget", "editing", "board_json", "playing", "delay"})
+#: the traits a room's page may set: the display toggles, and the version it drew
+_ROOM_SETTABLE = frozenset({"show_forbidden", "show_labels", "show_legal", "show_region", "seen_version"})
+
+
+class Fanout:
+    """One thread that brings marked boards up to date, outside every game's
+    lock: :meth:`mark` (called under a game's lock by its observer) only
+    records the board; the thread then sends its state and its status."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._dirty: dict[int, RoomBoard] = {}
+        self._busy = False
+        self._thread: threading.Thread | None = None
+        self.sent = 0  # boards brought up to date (for the benchmarks)
+
+    def mark(self, board: RoomBoard) -> None:
+        """Bring ``board`` up to date soon (never blocks on a page)."""
+        with self._cond:
+            self._dirty[id(board)] = board
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._run, name="gridwidgets-room-fanout", daemon=True)
+                self._thread.start()
+            self._cond.notify_all()
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                while not self._dirty:
+                    self._busy = False
+                    self._cond.notify_all()
+                    self._cond.wait()
+                boards = list(self._dirty.values())
+                self._dirty.clear()
+                self._busy = True
+            for board in boards:
+                try:
+                    board._flush()
+                    self.sent += 1
+                except Exception as exc:  # one page's failure must not stop the others
+                    print(f"a room page's update failed: {type(exc).__name__}: {str(exc)[:120]}", file=sys.stderr)
+
+    def wait_idle(self, timeout: float = 10.0) -> bool:
+        """Wait until every marked board is up to date (at most ``timeout`` seconds); return whether it is."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while self._dirty or self._busy:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._cond.wait(left)
+        return True
+
+
+#: the fan-out of every room page in this process
+fanout = Fanout()
 
 
 class RoomBoard:
@@ -46,9 +115,16 @@ class RoomBoard:
 
     room: Room
     room_game: RoomGame
+    page_settable = _ROOM_SETTABLE
     _stamps: deque[float]
+    _requests: deque[float]
     _flood_lock: threading.Lock
+    _flood_said: bool
+    _want: set[str]
+    _status: tuple[str, str]
+    _closed: bool
 
+    # -- what comes from the page ------------------------------------------------------
     def _flooded(self) -> bool:
         now = time.monotonic()
         with self._flood_lock:
@@ -57,60 +133,129 @@ class RoomBoard:
             if len(self._stamps) >= FLOOD_LIMIT:
                 return True
             self._stamps.append(now)
+            self._flood_said = False
             return False
+
+    def _handle_msg(self, msg: Any) -> None:
+        """Every message from the page (trait updates, intents, state requests)
+        passes here first: a flood is dropped, a malformed message refused."""
+        if self._flooded():
+            with self._flood_lock:
+                said, self._flood_said = self._flood_said, True
+            if not said:
+                self._say("Refused: too many messages from this page; wait a moment.")
+            return
+        try:
+            method = msg["content"]["data"]["method"]
+        except (TypeError, KeyError, IndexError):
+            self._say("Refused: a malformed message from the page.")
+            return
+        if method == "request_state":
+            now = time.monotonic()
+            with self._flood_lock:
+                while self._requests and now - self._requests[0] > 5 * FLOOD_WINDOW:
+                    self._requests.popleft()
+                if len(self._requests) >= STATE_REQUESTS:
+                    return  # it has the state already: asking again and again gets nothing
+                self._requests.append(now)
+        try:
+            super()._handle_msg(msg)  # type: ignore[misc]
+        except Exception:  # a message of the right method but the wrong shape
+            self._say("Refused: a malformed message from the page.")
 
     def handle_intent(self, content: Any) -> bool:
         """Carry out a ``play`` intent for this page's seat; refuse anything else
         (see the module's text). Returns True if the game changed."""
-        if self._flooded():
-            self._say("Refused: too many messages from this page; wait a moment.")  # type: ignore[attr-defined]
-            return False
         if not isinstance(content, dict):
-            self._say("Refused: a message from the page must be an object.")  # type: ignore[attr-defined]
+            self._say("Refused: a message from the page must be an object.")
             return False
         kind = content.get("type")
         if kind == "play":
-            if self.room.paused:
-                self._say("Refused: the room is paused; the teacher will resume it.")  # type: ignore[attr-defined]
+            refusal = self._seat_refusal()
+            if refusal:
+                self._say(refusal)
                 return False
             return bool(super()._play(content))  # type: ignore[misc]
         if kind in ("undo", "redo", "new", "goto", "seek", "edit", "agent-step"):
-            self._say(  # type: ignore[attr-defined]
+            self._say(
                 f"Refused: {shorten(kind, 12).strip(chr(39))} is not played from a room's page; undo is the "
                 "teacher's, or both players' (Ask to undo)."
             )
             return False
-        self._say(f"Refused: unknown message type {shorten(kind)}.")  # type: ignore[attr-defined]
+        self._say(f"Refused: unknown message type {shorten(kind)}.")
         return False
 
+    def _seat_refusal(self) -> str:
+        if self.room.closed:
+            return "Refused: the class has ended; this room is closed."
+        if self.room.paused:
+            return "Refused: the room is paused; moves are refused until the teacher resumes it."
+        if any(p in self.room_game.handed for p in self.seats):  # type: ignore[attr-defined]
+            return "Refused: the agent plays your seat now (the teacher handed it over)."
+        return ""
+
     def set_state(self, sync_data: Any) -> None:
-        """Take the page's display toggles; refuse hints, the editor, the agents'
-        play and delay, and a flood (see the module's text)."""
-        if self._flooded():
-            self._say("Refused: too many messages from this page; wait a moment.")  # type: ignore[attr-defined]
-            self.send_state(None)  # type: ignore[attr-defined]
-            return
-        if isinstance(sync_data, dict):
-            refused = [k for k in sync_data if k in _ROOM_OWNED]
-            if refused:
-                keep = {k: v for k, v in sync_data.items() if k not in _ROOM_OWNED}
-                if keep:
-                    super().set_state(keep)  # type: ignore[misc]
-                self._say(f"Refused: a room's page cannot set {', '.join(refused[:4])}.")  # type: ignore[attr-defined]
-                self.send_state(refused)  # type: ignore[attr-defined]
-                return
+        """Take the page's display toggles (:data:`_ROOM_SETTABLE`); refuse every
+        other trait (hints, the editor, the agents' controls, the code), with a
+        short status."""
         super().set_state(sync_data)  # type: ignore[misc]
+
+    # -- what goes to the page -------------------------------------------------------------
+    def _on_game_change(self, game: Any) -> None:
+        """The game changed (its observer, under its lock): mark, send later."""
+        self._message = ("", "")
+        self._due("state")
+
+    def _say(self, text: str, kind: str = "error") -> None:
+        """A short status to this page alone (sent by the fan-out, not here)."""
+        self._message = (text, kind)
+        self._status = (text, kind)
+        self._due("status")
+
+    @property
+    def status(self) -> tuple[str, str]:
+        """The last status said to this page: ``(text, kind)`` (``"error"`` or ``"info"``)."""
+        return self._status
+
+    def resync(self) -> None:
+        """Send this board's whole state again soon (its seat changed hands, say)."""
+        self._due("state")
+
+    def _due(self, what: str) -> None:
+        with self._flood_lock:
+            self._want.add(what)
+        fanout.mark(self)
+
+    def _flush(self) -> None:
+        """Send what is due (the fan-out's thread; no game's lock held here)."""
+        if self._closed:
+            return
+        with self._flood_lock:
+            want, self._want = self._want, set()
+        if "state" in want:
+            self._sync()  # type: ignore[attr-defined]
+        if "status" in want:
+            text, kind = self._status
+            self.send({"type": "status", "message": text, "kind": kind,  # type: ignore[attr-defined]
+                       "version": self.room_game.game.version})
 
     def _game_state(self) -> dict[str, Any]:
         state: dict[str, Any] = super()._game_state()  # type: ignore[misc]
         g = self.room_game.game
-        own = {p: m for p, m in g.hidden_submissions().items() if p in self.seats}  # type: ignore[attr-defined]
+        mine = set(self.seats) - self.room_game.handed  # type: ignore[attr-defined]
+        state["people"] = sorted(mine)
+        own = {p: m for p, m in g.hidden_submissions().items() if p in mine}
         if own and not state["message"]:
             others = [g.player_label(p) for p in g.players_to_move]
             wait = f", hidden from {' and '.join(others)} until all are in" if others else ""
             state["message"] = f"Your choice: {'; '.join(str(m) for m in own.values())}{wait} ({g.secrecy_rule})."
             state["message_kind"] = "info"
         return state
+
+    def close(self) -> None:
+        """Stop following the game, and close the board."""
+        self._closed = True
+        super().close()  # type: ignore[misc]
 
 
 _CLASSES: dict[type, type] = {}
@@ -130,13 +275,19 @@ def room_board(room: Room, room_game: RoomGame, player: int, **options: Any) -> 
     base = widget_class(type(room_game.game))
     cls = _CLASSES.get(base)
     if cls is None:
-        cls = type(f"Room{base.__name__}", (RoomBoard, base), {"__module__": __name__})
+        settable = _ROOM_SETTABLE & base.page_settable
+        cls = type(f"Room{base.__name__}", (RoomBoard, base), {"__module__": __name__, "page_settable": settable})
         _CLASSES[base] = cls
     board = cls.__new__(cls)
     board.room = room
     board.room_game = room_game
     board._stamps = deque()
+    board._requests = deque()
     board._flood_lock = threading.Lock()
+    board._flood_said = False
+    board._want = set()
+    board._status = ("", "")
+    board._closed = False
     options.setdefault("hidden_controls", list(ROOM_HIDDEN_CONTROLS))
     cls.__init__(board, room_game.game, seats=[player], **options)
     return board

@@ -20,21 +20,36 @@ seat token, the only key to their seat. Pairings (:data:`PAIRINGS`):
 
 Seats left over in a round go to the agent; the teacher can also start the
 students still waiting with agents on the empty seats (:meth:`Room.fill_with_agents`).
+A group that met before gets the seats it had least often (a pair swaps
+colours from one round to the next).
+
+The teacher runs the class: renames or removes a seat (:meth:`Room.rename_seat`,
+:meth:`Room.remove_seat`), hands a player of a game to the agent at any time and
+gives it back (:meth:`Room.hand_to_agent`, :meth:`Room.give_back`), and ends the
+class (:meth:`Rooms.end_class`: the rooms close, the teacher token and every
+teacher's session stop working). The teacher's page holds no token: the token
+is exchanged once for a session (:meth:`Rooms.open_session`), and each action
+asks for the token through it (:meth:`Rooms.teacher_key`).
+
+Joining is rate-limited per device address and per room (:data:`JOIN_LIMITS`),
+and display names follow :mod:`gridwidgets.rooms.names` (no two alike in a room).
 """
 
 from __future__ import annotations
 
 import secrets
 import threading
-import unicodedata
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.game import Game
-from .store import Store
+from .names import MAX_NAME, clean_name, look_alike
+from .store import Store, StoreError
 
-__all__ = ["AGENT", "CODE_ALPHABET", "PAIRINGS", "Room", "RoomError", "RoomGame", "Rooms", "Seat"]
+__all__ = ["AGENT", "CODE_ALPHABET", "JOIN_LIMITS", "MAX_NAME", "PAIRINGS", "Room", "RoomError", "RoomGame",
+           "Rooms", "Seat"]
 
 #: how a room pairs its students (see the module's text)
 PAIRINGS = ("arrival", "round-robin", "agent")
@@ -42,16 +57,40 @@ PAIRINGS = ("arrival", "round-robin", "agent")
 AGENT = "agent"
 #: the letters of a room code: no 0/O, 1/I/L, easy to read aloud and type
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-#: the longest display name, in characters
-MAX_NAME = 30
 #: the most seats a room holds (a page joining again and again fills no disk)
 MAX_SEATS = 400
+#: joins allowed, as (burst, seconds per join after the burst): from one device
+#: address, and into one room (a class of 60 joins at once; a script cannot fill a room)
+JOIN_LIMITS = {"address": (8, 10.0), "room": (60, 1.0)}
 
 
 class RoomError(PermissionError):
     """A page asked for what its token does not allow: an unknown room or
     seat, another seat's move, the teacher's actions without the teacher's
-    token, a move while the room is paused. Nothing changed."""
+    token, a move while the room is paused or closed, joins too fast. Nothing
+    changed."""
+
+
+class _Bucket:
+    """A token bucket: ``burst`` at once, then one per ``every`` seconds."""
+
+    __slots__ = ("burst", "every", "level", "stamp")
+
+    def __init__(self, burst: int, every: float) -> None:
+        self.burst, self.every = burst, every
+        self.level, self.stamp = float(burst), time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.level = min(float(self.burst), self.level + (now - self.stamp) / self.every)
+        self.stamp = now
+        if self.level < 1.0:
+            return False
+        self.level -= 1.0
+        return True
+
+    def full(self) -> bool:
+        return self.level + (time.monotonic() - self.stamp) / self.every >= self.burst
 
 
 @dataclass(frozen=True)
@@ -78,7 +117,9 @@ class RoomGame:
         round: the round it belongs to (from 1).
         players: per player id, the seat token, or :data:`AGENT`.
         game: the game itself (the one object every page of it shows).
-        agent: the agent playing the :data:`AGENT` seats, if any.
+        agent: the agent playing the :data:`AGENT` seats and the handed ones, if any.
+        handed: the player ids the teacher handed to the agent (their seats
+            stay in ``players``: the results still name them).
     """
 
     id: int
@@ -86,10 +127,15 @@ class RoomGame:
     players: list[str]
     game: Game
     agent: Any = None
+    handed: set[int] = field(default_factory=set)
 
     def students(self) -> set[int]:
-        """The player ids of this game held by students (not by the agent)."""
-        return {p for p, t in enumerate(self.players) if t != AGENT}
+        """The player ids of this game played by students (not by the agent, nor handed to it)."""
+        return {p for p, t in enumerate(self.players) if t != AGENT and p not in self.handed}
+
+    def agent_players(self) -> set[int]:
+        """The player ids of this game the agent plays."""
+        return set(range(len(self.players))) - self.students()
 
     def player_of(self, token: str) -> int | None:
         """The player id ``token`` holds in this game, or ``None``."""
@@ -109,13 +155,19 @@ class Room:
     store: Store = field(repr=False)
     paused: bool = False
     round: int = 1
+    closed: bool = False
     seats: dict[str, Seat] = field(default_factory=dict)
+    #: the seats the teacher removed (their games still name them)
+    former: dict[str, Seat] = field(default_factory=dict)
     games: list[RoomGame] = field(default_factory=list)
     #: counts every change of the room and its games (pages compare it to redraw)
     version: int = 0
     _lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
     #: per game id: the game's version when undo was first asked, and who asked
     _undo_asks: dict[int, tuple[int, set[str]]] = field(default_factory=dict, repr=False)
+    _joins: _Bucket = field(default_factory=lambda: _Bucket(*JOIN_LIMITS["room"]), repr=False)
+    #: called after every change of the room or its games (the server wakes its agents)
+    on_change: Callable[[], None] = field(default=lambda: None, repr=False)
 
     @property
     def players_per_game(self) -> int:
@@ -127,25 +179,46 @@ class Room:
             n = self._players_per_game = len(start_game(self.game_name, self.board).players)
         return n
 
+    def _changed(self) -> None:
+        self.version += 1
+        self.on_change()
+
     # -- students ------------------------------------------------------------
-    def join(self, name: str) -> Seat:
+    def join(self, name: str, *, address: str | None = None, limiter: Callable[[str], bool] | None = None) -> Seat:
         """Seat a student; with ``"arrival"`` or ``"agent"`` pairing, start their
         game as soon as it has its players (:attr:`players_per_game` students,
         or the student and the agent on every other seat).
 
+        Args:
+            name: the display name (:func:`~gridwidgets.rooms.names.clean_name`).
+            address: the device's network address, for the per-device limit.
+            limiter: ``limiter(address)`` is False when that address joined too
+                often (:meth:`Rooms.join_allowed`).
+
         Raises:
-            ValueError: for a name that is empty, longer than ``MAX_NAME`` (30)
-                characters, or has control characters.
-            RoomError: when the room already has ``MAX_SEATS`` (400) seats.
+            ValueError: for a name that breaks :mod:`~gridwidgets.rooms.names`'
+                rules, or looks like a name already in this room.
+            RoomError: the room is closed or full (``MAX_SEATS``, 400), or
+                joins come too fast (:data:`JOIN_LIMITS`).
         """
-        name = _clean_name(name)
+        name = clean_name(name)
         with self._lock:
+            if self.closed:
+                raise RoomError("this room is closed: the class has ended")
             if len(self.seats) >= MAX_SEATS:
                 raise RoomError(f"this room is full ({MAX_SEATS} seats): ask the teacher for another room")
+            taken = look_alike(name, (s.name for s in self.seats.values()))
+            if taken is not None:
+                raise ValueError(f"a student in this room is already called {taken!r}, which looks the same: "
+                                 "add an initial or a surname")
+            if address is not None and limiter is not None and not limiter(address):
+                raise RoomError("too many joins from this device: wait a minute, then try again")
+            if not self._joins.take():
+                raise RoomError("too many students are joining at once: wait a few seconds, then try again")
             seat = Seat(secrets.token_urlsafe(16), name, self.code)
             self.store.add_seat(seat.token, self.code, name)
             self.seats[seat.token] = seat
-            self.version += 1
+            self._changed()
             n = self.players_per_game
             if self.pairing == "agent":
                 self._new_game([seat.token] + [AGENT] * (n - 1))
@@ -189,19 +262,26 @@ class Room:
                     return g, p
         raise RoomError("this seat has no game yet: wait for an opponent or the next round")
 
+    def _check_open(self) -> None:
+        if self.closed:
+            raise RoomError("the class has ended: this room is closed")
+        if self.paused:
+            raise RoomError("the room is paused: moves are refused until the teacher resumes it")
+
     def play(self, token: str, move: Any) -> Any:
         """Play ``move`` for the seat of ``token`` in its game (the same
         ``play()`` a click goes through; the store has the move before this
         returns).
 
         Raises:
-            RoomError: an unknown seat, no game yet, the room paused, or not
-                this seat's turn.
+            RoomError: an unknown seat, no game yet, the room paused or closed,
+                the seat handed to the agent, or not this seat's turn.
             IllegalMoveError: a move the rules refuse (nothing changed).
         """
         rg, p = self.game_of(token)
-        if self.paused:
-            raise RoomError("the room is paused: the teacher will resume it")
+        self._check_open()
+        if p in rg.handed:
+            raise RoomError("the agent plays this seat now: the teacher handed it over")
         g = rg.game
         with g.lock:
             if p not in g.players_to_move:
@@ -225,19 +305,30 @@ class Room:
         self.check_teacher(teacher_token)
         with self._lock:
             self.paused = bool(paused)
-            self.store.set_room(self.code, paused=self.paused, round=self.round)
-            self.version += 1
+            self._save()
+            self._changed()
+
+    def _save(self) -> None:
+        self.store.set_room(self.code, paused=self.paused, round=self.round, closed=self.closed)
 
     def next_round(self, teacher_token: str) -> list[RoomGame]:
         """Start the next round: every seated student gets a new game (by the
         room's pairing; seats left over in the last game go to the agent);
         return the new games. Round robin pairs two-player games by the circle
-        method; for games of more players it turns the seating one place a round."""
+        method; for games of more players it turns the seating one place a round.
+        A group that met before gets the seats it had least often (a pair swaps
+        colours), whatever the pairing.
+
+        Raises:
+            RoomError: without the teacher token, or the room closed.
+        """
         self.check_teacher(teacher_token)
         with self._lock:
+            if self.closed:
+                raise RoomError("the class has ended: this room is closed")
             self.round += 1
-            self.store.set_room(self.code, paused=self.paused, round=self.round)
-            self.version += 1
+            self._save()
+            self._changed()
             tokens = list(self.seats)
             n = self.players_per_game
             if self.pairing == "agent":
@@ -249,7 +340,20 @@ class Room:
                     k = (self.round - 1) % max(1, len(tokens))
                     tokens = tokens[k:] + tokens[:k]
                 groups = _groups(tokens, n)
-            return [self._new_game(group) for group in groups]
+            return [self._new_game(self._orient(group)) for group in groups]
+
+    def _orient(self, group: list[str]) -> list[str]:
+        """``group`` turned so that the seating it had least often before comes
+        first: the same ordered group never comes back while another turn of it
+        is fresher (two players: the colours swap from one meeting to the next)."""
+        if sum(t != AGENT for t in group) < 2:
+            return group
+        seen: dict[tuple[str, ...], int] = {}
+        for g in self.games:
+            key = tuple(g.players)
+            seen[key] = seen.get(key, 0) + 1
+        turns = [group[k:] + group[:k] for k in range(len(group))]
+        return min(turns, key=lambda t: seen.get(tuple(t), 0))  # min keeps the first of equals
 
     def game(self, game_id: int) -> RoomGame:
         """The game of this room with id ``game_id``.
@@ -263,13 +367,100 @@ class Room:
         raise RoomError(f"no game {str(game_id)[:12]} in this room")
 
     def name_of(self, token: str) -> str:
-        """The display name of a seat token, or the agent's name for :data:`AGENT`."""
+        """The display name of a seat token (a removed seat's too), or the agent's name for :data:`AGENT`."""
         if token == AGENT:
             from ..classroom import AGENTS
 
             return f"{AGENTS[self.agent_kind].label} agent"
-        seat = self.seats.get(token)
+        seat = self.seats.get(token) or self.former.get(token)
         return seat.name if seat is not None else "?"
+
+    def player_name(self, rg: RoomGame, p: int) -> str:
+        """Who plays player ``p`` of ``rg``: the student's name, with ``(agent)``
+        once the teacher handed the seat to the agent."""
+        name = self.name_of(rg.players[p])
+        return f"{name} (agent)" if p in rg.handed else name
+
+    # -- the teacher manages the seats -------------------------------------------
+    def rename_seat(self, teacher_token: str, token: str, name: str) -> Seat:
+        """Give the seat of ``token`` another display name (the same rules as
+        joining: no name alike in the room).
+
+        Raises:
+            RoomError: without the teacher token, or no such seat.
+            ValueError: a name the rules refuse.
+        """
+        self.check_teacher(teacher_token)
+        name = clean_name(name)
+        with self._lock:
+            seat = self.seat(token)
+            taken = look_alike(name, (s.name for t, s in self.seats.items() if t != token))
+            if taken is not None:
+                raise ValueError(f"a student in this room is already called {taken!r}, which looks the same")
+            renamed = Seat(seat.token, name, self.code)
+            self.store.set_seat(token, name=name, removed=False)
+            self.seats[token] = renamed
+            self._changed()
+            return renamed
+
+    def remove_seat(self, teacher_token: str, token: str) -> None:
+        """Take the seat of ``token`` out of the room: its page is told so and
+        holds nothing any more; in a game still going on, the agent takes over
+        its player (the game goes on); its finished games keep its name.
+
+        Raises:
+            RoomError: without the teacher token, or no such seat.
+        """
+        self.check_teacher(teacher_token)
+        with self._lock:
+            seat = self.seat(token)
+            for rg in self.games:
+                p = rg.player_of(token)
+                if p is not None and not rg.game.is_over:
+                    self._hand(rg, p)
+            self.store.set_seat(token, name=seat.name, removed=True)
+            del self.seats[token]
+            self.former[token] = seat
+            self._changed()
+
+    def hand_to_agent(self, teacher_token: str, game_id: int, player: int) -> None:
+        """The agent plays ``player`` of game ``game_id`` from now on (a laptop
+        died, a student left); the game goes on where it is.
+
+        Raises:
+            RoomError: without the teacher token, no such game, or a player the agent already plays.
+        """
+        self.check_teacher(teacher_token)
+        with self._lock:
+            rg = self.game(game_id)
+            if player not in rg.students():
+                raise RoomError("the agent already plays that seat")
+            self._hand(rg, player)
+            self._changed()
+
+    def give_back(self, teacher_token: str, game_id: int, player: int) -> None:
+        """The student of ``player`` in game ``game_id`` plays it again (undoes :meth:`hand_to_agent`).
+
+        Raises:
+            RoomError: without the teacher token, no such game, a player not
+                handed over, or a seat the teacher removed.
+        """
+        self.check_teacher(teacher_token)
+        with self._lock:
+            rg = self.game(game_id)
+            if player not in rg.handed:
+                raise RoomError("that seat is not played by the agent for a student")
+            if rg.players[player] not in self.seats:
+                raise RoomError("that student's seat was removed from the room")
+            rg.handed.discard(player)
+            self.store.set_handed(rg.id, sorted(rg.handed))
+            self._changed()
+
+    def _hand(self, rg: RoomGame, p: int) -> None:
+        rg.handed.add(p)
+        if rg.agent is None:
+            rg.agent = _make_agent(self.agent_kind)
+        self.store.set_handed(rg.id, sorted(rg.handed))
 
     # -- undo: the teacher's, or every student of the game by agreement --------
     def ask_undo(self, token: str) -> bool:
@@ -279,14 +470,16 @@ class Room:
         is to move, and ``True`` is returned; else the ask waits (``False``).
 
         Raises:
-            RoomError: an unknown seat, no game yet, the room paused, or nothing to undo.
+            RoomError: an unknown seat, no game yet, the room paused or closed,
+                a seat handed to the agent, or nothing to undo.
         """
-        rg, _p = self.game_of(token)
-        if self.paused:
-            raise RoomError("the room is paused: the teacher will resume it")
+        rg, p = self.game_of(token)
+        self._check_open()
+        if p in rg.handed:
+            raise RoomError("the agent plays this seat now: the teacher handed it over")
         g = rg.game
-        people = {t for t in rg.players if t != AGENT}
         with g.lock, self._lock:
+            people = {rg.players[q] for q in rg.students()}
             if not g.steps and not g.pending:
                 raise RoomError("nothing to undo")
             version, asked = self._undo_asks.get(rg.id, (g.version, set()))
@@ -298,7 +491,7 @@ class Room:
                 g.undo_until(rg.students())
                 return True
             self._undo_asks[rg.id] = (g.version, asked)
-            self.version += 1
+            self._changed()
             return False
 
     def undo_asked(self, game_id: int) -> list[str]:
@@ -322,33 +515,54 @@ class Room:
             if not g.steps and not g.pending:
                 raise RoomError("nothing to undo")
             self._undo_asks.pop(rg.id, None)
-            g.undo_until(rg.students())
+            g.undo_until(rg.students() or set(range(len(rg.players))))
 
     def fill_with_agents(self, teacher_token: str) -> list[RoomGame]:
         """Start the students still waiting in this round, in arrival order, the
         seats no student fills going to the agent; return the new games."""
         self.check_teacher(teacher_token)
         with self._lock:
-            return [self._new_game(group) for group in _groups(self._waiting(), self.players_per_game)]
+            if self.closed:
+                raise RoomError("the class has ended: this room is closed")
+            return [self._new_game(self._orient(group))
+                    for group in _groups(self._waiting(), self.players_per_game)]
 
     # -- agents ---------------------------------------------------------------
-    def step_agents(self) -> int:
-        """Let the room's agent play where it is to move (each game at most one
-        move); return how many it played. Not while paused."""
-        if self.paused:
-            return 0
-        played = 0
+    def agent_turns(self) -> list[tuple[RoomGame, int, Game, int]]:
+        """Where the agent is to move now: ``(game, player, view, version)`` for
+        each game of this room (at most one a game); none while paused or closed.
+        The agent chooses on ``view`` without any lock, then
+        :meth:`agent_play` plays it if the game is still at ``version``."""
+        if self.paused or self.closed:
+            return []
+        turns = []
         for rg in list(self.games):
             g = rg.game
+            if rg.agent is None or g.is_over:
+                continue
             with g.lock:
-                movers = [p for p in g.players_to_move if rg.players[p] == AGENT]
-                views = [(p, g.view_for(p), g.version) for p in movers]
-            for p, view, version in views:
-                move = rg.agent.choose(view)
-                with g.lock:
-                    if g.version == version and p in g.players_to_move:
-                        g.play(move, player=p)
-                        played += 1
+                movers = [p for p in g.players_to_move if p in rg.agent_players()]
+                if movers:
+                    turns.append((rg, movers[0], g.view_for(movers[0]), g.version))
+        return turns
+
+    def agent_play(self, rg: RoomGame, player: int, version: int, move: Any) -> bool:
+        """Play the agent's ``move`` for ``player`` of ``rg`` if the game is still at
+        ``version``, the player still the agent's and the room open; return whether it was played."""
+        g = rg.game
+        with g.lock:
+            if (self.paused or self.closed or g.version != version or player not in g.players_to_move
+                    or player not in rg.agent_players()):
+                return False
+            g.play(move, player=player)
+            return True
+
+    def step_agents(self) -> int:
+        """Let the room's agent play where it is to move (each game at most one
+        move), here and now; return how many it played. Not while paused."""
+        played = 0
+        for rg, p, view, version in self.agent_turns():
+            played += self.agent_play(rg, p, version, rg.agent.choose(view))
         return played
 
     # -- making games ------------------------------------------------------------
@@ -359,18 +573,22 @@ class Room:
         game_id = self.store.add_game(self.code, self.round, players, game.to_json(indent=None))
         return self._attach(game_id, self.round, players, game)
 
-    def _attach(self, game_id: int, round_: int, players: list[str], game: Game) -> RoomGame:
+    def _attach(self, game_id: int, round_: int, players: list[str], game: Game,
+                handed: Iterable[int] = ()) -> RoomGame:
         """Keep a game: the store's observer first (written before any page hears)."""
         store = self.store
 
         def save(g: Game) -> None:
             store.save_game(game_id, g.to_json(indent=None), {p: str(m) for p, m in g.hidden_submissions().items()})
-            self.version += 1
+            self._changed()
 
         game.observe(save)
-        rg = RoomGame(game_id, round_, list(players), game, _make_agent(self.agent_kind) if AGENT in players else None)
+        handed = set(handed)
+        needs_agent = AGENT in players or bool(handed)
+        rg = RoomGame(game_id, round_, list(players), game, _make_agent(self.agent_kind) if needs_agent else None,
+                      handed)
         self.games.append(rg)
-        self.version += 1
+        self._changed()
         return rg
 
 
@@ -381,21 +599,118 @@ class Rooms:
         store: where rooms, seats and games are written; what it holds is
             loaded first (a restarted server finds every room, seat and game
             as it was, hidden submissions included).
+
+    Raises:
+        StoreError: a saved game that cannot be read back (naming the file and the game).
     """
 
     def __init__(self, store: Store) -> None:
         self.store = store
         self._rooms: dict[str, Room] = {}
         self._lock = threading.Lock()
-        #: the server's teacher token (kept in the store: the same after a restart)
-        self.teacher_token: str = store.setting("teacher_token", lambda: secrets.token_urlsafe(16))
+        self._addresses: dict[str, _Bucket] = {}
+        self._on_change: Callable[[], None] = lambda: None
+        store.setting("teacher_token", lambda: secrets.token_urlsafe(16))
         self._restore()
+
+    @property
+    def teacher_token(self) -> str:
+        """The server's teacher token (kept in the store: the same after a restart,
+        until :meth:`new_teacher_token` or :meth:`end_class`)."""
+        return str(self.store.get_setting("teacher_token"))
+
+    @property
+    def ended(self) -> float | None:
+        """When the class ended (seconds since the epoch), or ``None``."""
+        value = self.store.get_setting("ended")
+        return float(value) if value else None
+
+    def set_on_change(self, callback: Callable[[], None]) -> None:
+        """Call ``callback()`` after every change of any room or game (the server wakes its agents)."""
+        self._on_change = callback
+        for room in self.rooms():
+            room.on_change = callback
 
     def check_teacher(self, token: str) -> None:
         """Raise :class:`RoomError` unless ``token`` is the server's teacher token."""
-        if not _same_token(token, self.teacher_token):
+        if self.ended is not None or not _same_token(token, self.teacher_token):
             raise RoomError("only the teacher may do that: open the teacher's address the server printed")
 
+    # -- the teacher's sessions ---------------------------------------------------------------
+    def open_session(self, token: str) -> str:
+        """Exchange the teacher token for a new session (the page keeps the
+        session in an HTTP-only cookie, never the token); return the session.
+
+        Raises:
+            RoomError: ``token`` is not the teacher token (or the class ended).
+        """
+        self.check_teacher(token)
+        session = secrets.token_urlsafe(32)
+        self.store.add_session(session)
+        return session
+
+    def teacher_key(self, session: Any) -> str:
+        """The teacher token, for a live teacher's ``session`` (each teacher's
+        action asks again: an ended session stops at once).
+
+        Raises:
+            RoomError: no such session.
+        """
+        if not isinstance(session, str) or not 20 <= len(session) <= 100 or self.ended is not None:
+            raise RoomError("this page is not the teacher's: open the teacher's address the server printed")
+        if not self.store.has_session(session):
+            raise RoomError("this page is not the teacher's: open the teacher's address the server printed")
+        return self.teacher_token
+
+    def new_teacher_token(self) -> str:
+        """Issue a new teacher token: the old one, and every session opened with it,
+        stop working; the server's rooms take the new one. Returns it."""
+        old, new = self.teacher_token, secrets.token_urlsafe(16)
+        self.store.set_teacher_token(old, new)
+        for room in self.rooms():
+            if room.teacher_token == old:
+                room.teacher_token = new
+        return new
+
+    def end_class(self, teacher_token: str) -> None:
+        """End the class: every room closes (no joins, no moves; the pages say
+        so), and the teacher token and every teacher's session stop working.
+        Everything stays in the database (results, games); serving it again
+        needs ``--reopen`` (:meth:`reopen`).
+
+        Raises:
+            RoomError: without the teacher token.
+        """
+        self.check_teacher(teacher_token)
+        for room in self.rooms():
+            with room._lock:
+                room.closed = True
+                room._save()
+                room._changed()
+        self.store.set_setting("ended", repr(time.time()))
+        self.new_teacher_token()  # never shown: the old one opens nothing
+
+    def reopen(self) -> str:
+        """Open an ended class again (its rooms open, a new teacher token, which is returned)."""
+        for room in self.rooms():
+            with room._lock:
+                room.closed = False
+                room._save()
+                room._changed()
+        self.store.set_setting("ended", None)
+        return self.new_teacher_token()
+
+    def join_allowed(self, address: str) -> bool:
+        """Whether a device at ``address`` may join now (:data:`JOIN_LIMITS`); counts the join."""
+        with self._lock:
+            bucket = self._addresses.get(address)
+            if bucket is None:
+                if len(self._addresses) > 10_000:  # forget the devices that have waited long enough
+                    self._addresses = {a: b for a, b in self._addresses.items() if not b.full()}
+                bucket = self._addresses[address] = _Bucket(*JOIN_LIMITS["address"])
+            return bucket.take()
+
+    # -- rooms ------------------------------------------------------------------------------
     def create(self, game: str, board: str | None = None, *, pairing: str = "arrival",
                agent: str = "random", teacher_token: str | None = None) -> Room:
         """Open a room for ``game`` (a registry name) on ``board`` (a key of its
@@ -406,6 +721,7 @@ class Rooms:
 
         Raises:
             ValueError: an unknown game, board, pairing or agent.
+            RoomError: the class has ended.
         """
         from ..classroom import AGENTS, games_menu, start_game
 
@@ -413,15 +729,34 @@ class Rooms:
             raise ValueError(f"pairing must be one of {', '.join(PAIRINGS)}, got {str(pairing)[:30]!r}")
         if agent not in AGENTS:
             raise ValueError(f"unknown agent {str(agent)[:30]!r}: one of {', '.join(AGENTS)}")
+        if self.ended is not None:
+            raise RoomError("the class has ended: no room opens in it")
         start_game(game, board)  # checks game and board
         board = board if board is not None else next(iter(games_menu()[game].boards))
         with self._lock:
             code = self._new_code()
             token = teacher_token if isinstance(teacher_token, str) and teacher_token else secrets.token_urlsafe(16)
-            room = Room(code, game, board, pairing, agent, token, self.store)
+            room = Room(code, game, board, pairing, agent, token, self.store, on_change=self._on_change)
             self.store.add_room(code, game, board, pairing, agent, room.teacher_token)
             self._rooms[code] = room
-            return room
+        self._on_change()
+        return room
+
+    def find(self, game: str, board: str | None = None, *, pairing: str = "arrival",
+             agent: str = "random") -> Room | None:
+        """The newest open room with exactly these choices (``board`` ``None``: the
+        game's first), or ``None``: a restarted command reopens its room."""
+        from ..classroom import games_menu
+
+        menu = games_menu()
+        if game not in menu:
+            return None
+        board = board if board is not None else next(iter(menu[game].boards))
+        for room in reversed(self.rooms()):
+            if (room.game_name, room.board, room.pairing, room.agent_kind) == (game, board, pairing, agent) \
+                    and not room.closed:
+                return room
+        return None
 
     def room(self, code: str) -> Room:
         """The room with ``code`` (any case, spaces ignored).
@@ -446,34 +781,47 @@ class Rooms:
                 return code
 
     def _restore(self) -> None:
+        from ..classroom import AGENTS, games_menu
         from ..core import registry
 
         data = self.store.load()
+        path = self.store.path
         for r in data["rooms"]:
+            if r["game"] not in registry.names() or r["agent"] not in AGENTS or r["pairing"] not in PAIRINGS:
+                raise StoreError(f"{path}: room {str(r['code'])[:8]} is for {str(r['game'])[:20]!r} with agent "
+                                 f"{str(r['agent'])[:20]!r}, which this gridwidgets does not have: install the game, "
+                                 "or pass another --db")
+            if r["board"] not in games_menu()[r["game"]].boards:
+                raise StoreError(f"{path}: room {str(r['code'])[:8]} is on board {str(r['board'])[:20]!r}, which "
+                                 "this gridwidgets does not have: pass another --db")
             self._rooms[r["code"]] = Room(r["code"], r["game"], r["board"], r["pairing"], r["agent"],
-                                          r["teacher_token"], self.store, bool(r["paused"]), int(r["round"]))
+                                          r["teacher_token"], self.store, bool(r["paused"]), int(r["round"]),
+                                          bool(r["closed"]))
         for s in data["seats"]:
-            room = self._rooms[s["room"]]
-            room.seats[s["token"]] = Seat(s["token"], s["name"], s["room"])
+            room = self._room_of(s["room"], "seat")
+            seat = Seat(s["token"], s["name"], s["room"])
+            (room.former if s["removed"] else room.seats)[s["token"]] = seat
         for g in data["games"]:
-            room = self._rooms[g["room"]]
-            game = registry.get(room.game_name).from_json(g["save"])
-            for p, move in sorted(g["pending"].items()):
-                game.play(move, player=p)  # the hidden submissions, back in (C-5)
-            room._attach(int(g["id"]), int(g["round"]), list(g["players"]), game)
+            room = self._room_of(g["room"], f"game {g['id']}")
+            try:
+                game = registry.get(room.game_name).from_json(g["save"])
+                for p, move in sorted(g["pending"].items()):
+                    game.play(move, player=p)  # the hidden submissions, back in (C-5)
+                if len(g["players"]) != len(game.players) or any(not 0 <= p < len(game.players)
+                                                                  for p in g["handed"]):
+                    raise ValueError("its players do not match the game")
+            except (ValueError, TypeError, KeyError) as exc:
+                raise StoreError(f"{path}: game {g['id']} of room {room.code} cannot be read back "
+                                 f"({type(exc).__name__}: {str(exc)[:60]}): the file is damaged; restore the class "
+                                 "from its backup (--backup), or pass another --db") from None
+            room._attach(int(g["id"]), int(g["round"]), list(g["players"]), game, g["handed"])
 
-
-def _clean_name(name: Any) -> str:
-    if not isinstance(name, str):
-        raise ValueError("a display name must be text")
-    name = " ".join(name.split())
-    if not name:
-        raise ValueError("a display name must not be empty")
-    if len(name) > MAX_NAME:
-        raise ValueError(f"a display name has at most {MAX_NAME} characters, got {len(name)}")
-    if any(unicodedata.category(ch).startswith("C") for ch in name):
-        raise ValueError("a display name must not hold control characters")
-    return name
+    def _room_of(self, code: Any, what: str) -> Room:
+        room = self._rooms.get(code)
+        if room is None:
+            raise StoreError(f"{self.store.path}: a {what} of room {str(code)[:8]!r}, which is not in the file: the "
+                             "file is damaged; restore the class from its backup (--backup), or pass another --db")
+        return room
 
 
 def _groups(tokens: list[str], n: int) -> list[list[str]]:
@@ -482,8 +830,11 @@ def _groups(tokens: list[str], n: int) -> list[list[str]]:
 
 
 def _same_token(given: Any, token: str) -> bool:
-    """``given`` is ``token`` (compared in constant time; anything but text is not)."""
-    return isinstance(given, str) and secrets.compare_digest(given, token)
+    """``given`` is ``token`` (compared in constant time, as bytes: any text
+    compares, in any script; anything but text is not the token)."""
+    if not isinstance(given, str) or not isinstance(token, str):
+        return False
+    return secrets.compare_digest(given.encode("utf-8", "surrogatepass"), token.encode("utf-8", "surrogatepass"))
 
 
 def _circle(tokens: Iterable[str], k: int) -> list[list[str]]:

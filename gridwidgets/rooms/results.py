@@ -14,14 +14,15 @@ simultaneous node is read through its public state only.
 from __future__ import annotations
 
 import io
+import json
 import zipfile
 from collections.abc import Sequence
 from typing import Any
 
 from .model import AGENT, Room
 
-__all__ = ["choices_figure", "results_csv", "results_table", "saves_zip", "scores_figure", "standings",
-           "win_rates_figure"]
+__all__ = ["FORMULA_STARTS", "choices_figure", "results_csv", "results_table", "safe_cell", "saves_zip",
+           "scores_figure", "standings", "win_rates_figure"]
 
 
 def _rows(rooms: Sequence[Room]) -> list[dict[str, Any]]:
@@ -35,9 +36,9 @@ def _rows(rooms: Sequence[Room]) -> list[dict[str, Any]]:
                 returns = g.returns()
             row: dict[str, Any] = {"room": room.code, "round": rg.round, "game": rg.id, "board": room.board,
                                    "moves": moves, "over": over}
-            for p, token in enumerate(rg.players):
-                row[f"player {p + 1}"] = room.name_of(token)
-            row["winner"] = " and ".join(room.name_of(rg.players[w]) for w in winners) if over else ""
+            for p in range(len(rg.players)):
+                row[f"player {p + 1}"] = room.player_name(rg, p)
+            row["winner"] = " and ".join(room.player_name(rg, w) for w in winners) if over else ""
             for p in range(len(players)):
                 row[f"score {p + 1}"] = scores[p]
                 row[f"return {p + 1}"] = returns[p] if over else None
@@ -49,7 +50,8 @@ def results_table(rooms: Sequence[Room]) -> Any:
     """One row per game of ``rooms``: room code, round, game id, board, moves,
     over, each player's display name (``player 1``, ...; the agent by its name),
     the winner's names (``and`` between the names of a shared win; empty while
-    the game goes on), each player's score (what the game's ``scores`` count)
+    the game goes on; a seat the teacher handed to the agent is named
+    ``"<name> (agent)"``), each player's score (what the game's ``scores`` count)
     and return (+1 win, 0 draw, -1 loss: :meth:`~gridwidgets.core.Game.returns`;
     empty while the game goes on).
 
@@ -61,9 +63,28 @@ def results_table(rooms: Sequence[Room]) -> Any:
     return pd.DataFrame(_rows(rooms))
 
 
+#: the first characters that make a spreadsheet read a cell as a formula (OWASP's CSV injection rule)
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def safe_cell(value: Any) -> Any:
+    """``value`` as a CSV cell a spreadsheet shows as text: a text cell that
+    begins with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return gets a
+    leading ``'`` (OWASP's rule against CSV injection); numbers and other
+    text are unchanged."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def results_csv(rooms: Sequence[Room]) -> str:
-    """:func:`results_table` as CSV text (a header line, then one line per game)."""
-    return results_table(rooms).to_csv(index=False)
+    """:func:`results_table` as CSV text (a header line, then one line per game),
+    every text cell safe to open in a spreadsheet (:func:`safe_cell`; the names
+    as given are in :func:`saves_zip`'s ``games.json``)."""
+    table = results_table(rooms)
+    for column in table.columns:
+        table[column] = table[column].map(safe_cell)
+    return table.to_csv(index=False)
 
 
 def standings(room: Room) -> Any:
@@ -251,16 +272,25 @@ def choices_figure(rooms: Sequence[Room]) -> Any | None:
 def saves_zip(rooms: Sequence[Room]) -> bytes:
     """Every game of ``rooms`` as its save file (:meth:`~gridwidgets.core.Game.to_json`;
     the game class's ``from_json`` reads each back), ``<room>-round<r>-game<id>.json``,
-    in one zip archive; a hidden submission still pending is not in it.
+    in one zip archive; a hidden submission still pending is not in it. Beside
+    them, ``games.json`` lists each file with its room, round, game id, game
+    and the players' display names exactly as given (JSON: no spreadsheet reads it).
 
     Returns:
         the zip file's bytes.
     """
     buffer = io.BytesIO()
+    index = []
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for room in rooms:
             for rg in list(room.games):
                 with rg.game.lock:
                     text = rg.game.to_json()
-                archive.writestr(f"{room.code}-round{rg.round}-game{rg.id}.json", text)
+                file = f"{room.code}-round{rg.round}-game{rg.id}.json"
+                archive.writestr(file, text)
+                index.append({"file": file, "room": room.code, "round": rg.round, "game": rg.id,
+                              "name": room.game_name, "board": room.board,
+                              "players": [room.name_of(t) for t in rg.players],
+                              "agent_players": sorted(rg.agent_players())})
+        archive.writestr("games.json", json.dumps(index, ensure_ascii=False, indent=1))
     return buffer.getvalue()

@@ -1,33 +1,93 @@
 """The rooms' server: one Python process (Solara on uvicorn) serving the
-students' pages and the teacher's page over one :class:`~gridwidgets.rooms.Rooms`,
-so every game of a room is one shared object; the room agents move from a
-thread of their own. ``python -m gridwidgets classroom --rooms`` runs
-:func:`serve_rooms`; :func:`make_server` builds the server for a program that
-runs it itself (the load benchmark, the tests).
+students' pages, the teacher's page and the projector's over one
+:class:`~gridwidgets.rooms.Rooms`, so every game of a room is one shared
+object. ``python -m gridwidgets classroom --rooms`` runs :func:`serve_rooms`;
+:func:`make_server` builds the server for a program that runs it itself (the
+load benchmark, the tests).
+
+What keeps one page from slowing the others:
+
+- **Sending never blocks.** Everything sent to a page goes into that page's
+  own queue (:class:`BoundedWebsocket`, installed as Solara's websocket
+  wrapper), which one task of the event loop drains. A page that does not read
+  for :data:`SEND_TIMEOUT` seconds, or whose queue passes
+  :data:`MAX_QUEUED_BYTES`, is dropped: its connection is cut, the game's
+  other pages, the agents and the teacher go on. When it wakes it reconnects
+  and draws the game as it stands (the pages' watcher: :mod:`gridwidgets.rooms.app`).
+- **No send under a game's lock** (:class:`~gridwidgets.rooms.board.Fanout`).
+- **Agents of different games never wait for each other**: each agent move is
+  chosen in a thread of its own (:class:`AgentRunner`), at most one per game.
+- **Pages are let go**: a page whose connection closed is forgotten after
+  :data:`CULL_TIMEOUT` (its kernel, board and threads), and a silent connection
+  is found by websocket pings every :data:`PING_INTERVAL` seconds.
+
+The teacher's token is exchanged once for an HTTP-only session cookie
+(:class:`RoomsApp`): ``/teacher?token=...`` answers with the cookie and sends the
+browser on to ``/teacher``, so the token leaves the address bar. A websocket
+from another site's page is refused (its ``Origin``).
 
 Needs the ``rooms`` extra: ``pip install 'gridwidgets[rooms]'`` (Solara).
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import ipaddress
 import os
 import socket
 import sys
 import threading
+import time
+from collections import OrderedDict, deque
+from dataclasses import dataclass
+from http import cookies as http_cookies
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
-from .model import PAIRINGS, Rooms
-from .store import Store
+from .model import PAIRINGS, Room, RoomError, Rooms
+from .store import Store, StoreError
 
-__all__ = ["AgentRunner", "current_rooms", "make_server", "serve_rooms", "student_url", "teacher_url"]
+__all__ = [
+    "TEACHER_COOKIE",
+    "AgentRunner",
+    "BoundedWebsocket",
+    "RoomsApp",
+    "current_rooms",
+    "lan_address",
+    "make_server",
+    "page_info",
+    "serve_rooms",
+    "student_url",
+    "students_address",
+    "teacher_url",
+]
 
 #: the rooms every page of this process serves (set by :func:`make_server`)
 _ROOMS: Rooms | None = None
+#: the address students open, as the server printed it (set by :func:`make_server`)
+_STUDENTS_ADDRESS = ""
 #: the default database file, in the directory the server starts in
 DEFAULT_DB = "gridwidgets-rooms.sqlite"
-#: seconds between two sweeps of the room agents
+#: the longest wait, in seconds, between two looks for the room agents' work (they are also woken by every change)
 AGENT_INTERVAL = 0.4
+#: the most agent moves being chosen at once (one per game; more games wait for a free thread)
+MAX_AGENT_THREADS = 64
+#: a page's queue: at most this many bytes waiting to be sent to it ...
+MAX_QUEUED_BYTES = 2_000_000
+#: ... and this many messages
+MAX_QUEUED_MESSAGES = 5_000
+#: seconds a page may take to take one message before it is dropped
+SEND_TIMEOUT = 10.0
+#: seconds between two websocket pings; a page that has not answered one within PING_TIMEOUT is dropped
+PING_INTERVAL, PING_TIMEOUT = 5.0, 10.0
+#: a closed page's kernel (its board, its threads) is let go this long after its connection closed
+CULL_TIMEOUT = "30s"
+#: the teacher's session cookie (HTTP-only: the page's scripts never see it)
+TEACHER_COOKIE = "gw_teacher"
+#: hours a teacher's session cookie lasts in the browser
+SESSION_HOURS = 12
 
 
 def current_rooms() -> Rooms:
@@ -41,29 +101,406 @@ def current_rooms() -> Rooms:
     return _ROOMS
 
 
+def students_address() -> str:
+    """The address students open, as this server printed it (``""`` before :func:`make_server`)."""
+    return _STUDENTS_ADDRESS
+
+
+# -- what the server knows of each page's connection --------------------------------------------
+@dataclass
+class PageInfo:
+    """What the server saw of a page's connection: the device's address, and
+    whether it holds a live teacher's session (its cookie, read on the server)."""
+
+    address: str | None
+    teacher_session: str | None
+
+
+_PAGES: OrderedDict[str, PageInfo] = OrderedDict()
+_PAGES_LOCK = threading.Lock()
+
+
+def page_info(kernel_id: str) -> PageInfo | None:
+    """What the server saw of the connection of the page with ``kernel_id`` (Solara's), or ``None``."""
+    with _PAGES_LOCK:
+        return _PAGES.get(kernel_id)
+
+
+def _remember_page(kernel_id: str, info: PageInfo) -> None:
+    with _PAGES_LOCK:
+        _PAGES[kernel_id] = info
+        _PAGES.move_to_end(kernel_id)
+        while len(_PAGES) > 20_000:
+            _PAGES.popitem(last=False)
+
+
+# -- sending to a page: queued, bounded, never blocking -----------------------------------------
+class _Stats:
+    """Counts for the benchmarks and the tests: connections opened, pages
+    dropped (by cause), and the largest queue seen (bytes)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.opened = 0
+        self.dropped: dict[str, int] = {}
+        self.largest_queue = 0
+
+    def drop(self, cause: str) -> None:
+        with self.lock:
+            self.dropped[cause] = self.dropped.get(cause, 0) + 1
+
+
+STATS = _Stats()
+
+
+def _websocket_base() -> type:
+    from solara.server import starlette as solara_starlette
+
+    return solara_starlette.WebsocketWrapper  # type: ignore[no-any-return]
+
+
+def _make_bounded() -> type:
+    """:class:`BoundedWebsocket` on Solara's websocket wrapper (made once Solara is imported)."""
+    from solara.server import websocket as solara_websocket
+
+    base = _websocket_base()
+    if getattr(base, "_gridwidgets_bounded", False):
+        return base
+
+    class Bounded(base):  # type: ignore[misc, valid-type]
+        """Solara's websocket wrapper, sending through a bounded queue (see the module's text)."""
+
+        _gridwidgets_bounded = True
+
+        def __init__(self, ws: Any, portal: Any) -> None:
+            super().__init__(ws, portal)  # in the event loop's thread: self.event_loop is the server's loop
+            self._qlock = threading.Lock()
+            self._queue: deque[str | bytes] = deque()
+            self._queued = 0
+            self._dropped: str | None = None
+            self._closing = False
+            self._wake = asyncio.Event()
+            self._sender = self.event_loop.create_task(self._drain())
+            self._watch = self.event_loop.create_task(self._watchdog())
+            with STATS.lock:
+                STATS.opened += 1
+
+        # any thread: queue, never wait for the page
+        def send_text(self, data: str) -> None:
+            self._enqueue(data)
+
+        def send_bytes(self, data: bytes) -> None:
+            self._enqueue(data)
+
+        def _enqueue(self, data: str | bytes) -> None:
+            size = len(data)
+            with self._qlock:
+                if self._dropped is not None or self._closing:
+                    raise solara_websocket.WebSocketDisconnect()
+                if self._queued + size > MAX_QUEUED_BYTES or len(self._queue) >= MAX_QUEUED_MESSAGES:
+                    self._dropped = "queue full"
+                    full = True
+                else:
+                    self._queue.append(data)
+                    self._queued += size
+                    full = False
+                    if self._queued > STATS.largest_queue:
+                        STATS.largest_queue = self._queued
+            try:
+                if full:
+                    self.event_loop.call_soon_threadsafe(self._drop_now, "its queue passed the bound")
+                else:
+                    self.event_loop.call_soon_threadsafe(self._wake.set)
+            except RuntimeError:  # the server's loop is closed: the page is gone
+                pass
+            if full:
+                raise solara_websocket.WebSocketDisconnect()
+
+        # the event loop's thread: one task per page sends in order
+        async def _drain(self) -> None:
+            while True:
+                await self._wake.wait()
+                self._wake.clear()
+                while True:
+                    with self._qlock:
+                        if not self._queue:
+                            break
+                        data = self._queue.popleft()
+                        self._queued -= len(data)
+                    try:
+                        if isinstance(data, bytes):
+                            await asyncio.wait_for(self.ws.send_bytes(data), SEND_TIMEOUT)
+                        else:
+                            await asyncio.wait_for(self.ws.send_text(data), SEND_TIMEOUT)
+                    except asyncio.TimeoutError:
+                        self._drop_now(f"it read nothing for {SEND_TIMEOUT:.0f} s")
+                        return
+                    except asyncio.CancelledError:
+                        raise
+                    except Exception:  # the connection closed meanwhile
+                        self._drop_now(None)
+                        return
+
+        async def _watchdog(self) -> None:
+            """Cut a connection that was asked to close but cannot: its page reads
+            nothing, so what is left to send never leaves (asyncio waits for it)."""
+            closing_since = None
+            while True:
+                await asyncio.sleep(PING_INTERVAL)
+                transport = self._transport()
+                if transport is None:
+                    return
+                if transport.is_closing():
+                    if not transport.get_write_buffer_size():
+                        return  # it closes by itself
+                    closing_since = closing_since or time.monotonic()
+                    if time.monotonic() - closing_since > PING_TIMEOUT:
+                        self._drop_now("its connection would not close")
+                        return
+                else:
+                    closing_since = None
+
+        def _transport(self) -> Any:
+            protocol = self.ws.scope.get("gridwidgets.protocol")
+            return getattr(protocol, "transport", None)
+
+        def _drop_now(self, cause: str | None) -> None:
+            with self._qlock:
+                first = self._dropped is None or self._dropped == "queue full"
+                self._dropped = cause or self._dropped or "closed"
+                self._queue.clear()
+                self._queued = 0
+            if cause and first:
+                STATS.drop(cause)
+                print(f"a page was dropped ({cause}): the others go on; it reconnects when it wakes",
+                      file=sys.stderr, flush=True)
+            transport = self._transport()
+            if transport is not None:
+                transport.abort()  # no goodbye to a page that reads nothing: the connection is cut
+            else:
+                self.event_loop.create_task(self._close_quietly())
+            current = asyncio.current_task()
+            for task in (self._sender, self._watch):
+                if task is not current:
+                    task.cancel()
+
+        async def _close_quietly(self) -> None:
+            try:
+                await asyncio.wait_for(self.ws.close(), PING_TIMEOUT)
+            except Exception:
+                transport = self._transport()
+                if transport is not None:
+                    transport.abort()
+
+        async def receive(self) -> Any:
+            try:
+                return await super().receive()
+            except BaseException:  # the page is gone (or the server stops): nothing more to send it
+                with contextlib.suppress(RuntimeError):
+                    self.event_loop.call_soon_threadsafe(self._stop_tasks)
+                raise
+
+        def _stop_tasks(self) -> None:
+            with self._qlock:
+                self._closing = True
+                self._queue.clear()
+                self._queued = 0
+            for task in (self._sender, self._watch):
+                task.cancel()
+
+        def close(self) -> None:  # any thread; never waits for the page
+            with self._qlock:
+                if self._closing:
+                    return
+                self._closing = True
+
+            def later() -> None:
+                self.event_loop.create_task(self._close_quietly())
+                for task in (self._sender, self._watch):
+                    task.cancel()
+
+            with contextlib.suppress(RuntimeError):
+                self.event_loop.call_soon_threadsafe(later)
+
+    Bounded.__name__ = Bounded.__qualname__ = "BoundedWebsocket"
+    return Bounded
+
+
+def _install_bounded() -> type:
+    from solara.server import starlette as solara_starlette
+
+    cls = _make_bounded()
+    solara_starlette.WebsocketWrapper = cls
+    return cls
+
+
+class _LazyBounded:
+    """Stands for the bounded websocket class until Solara is imported."""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(_make_bounded(), name)
+
+
+#: the bounded websocket wrapper (a subclass of Solara's, made when first asked for)
+BoundedWebsocket: Any = _LazyBounded()
+
+
+# -- the HTTP side: the teacher's cookie, the origin check, headers ----------------------------------
+_SECURITY_HEADERS = [
+    (b"x-frame-options", b"DENY"),
+    (b"content-security-policy", b"frame-ancestors 'none'"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-content-type-options", b"nosniff"),
+]
+
+
+def _header(scope: dict[str, Any], name: bytes) -> str:
+    for key, value in scope.get("headers", ()):
+        if key == name:
+            return str(value.decode("latin-1"))
+    return ""
+
+
+def _cookies(scope: dict[str, Any]) -> dict[str, str]:
+    jar = http_cookies.SimpleCookie()
+    try:
+        jar.load(_header(scope, b"cookie")[:8192])
+    except http_cookies.CookieError:
+        return {}
+    return {k: m.value for k, m in jar.items()}
+
+
+class RoomsApp:
+    """The ASGI application the server runs: Solara's, behind a small layer of
+    our own that exchanges the teacher token for a cookie (``/teacher?token=``),
+    refuses websockets from another site's page, notes each page connection's
+    address and teacher session (:func:`page_info`), and adds headers that keep
+    the pages out of other sites' frames."""
+
+    def __init__(self, app: Any, rooms: Rooms) -> None:
+        self.app, self.rooms = app, rooms
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "websocket":
+            origin, host = _header(scope, b"origin"), _header(scope, b"host")
+            if origin and host and urlsplit(origin).netloc.lower() != host.lower():
+                await send({"type": "websocket.close", "code": 1008})  # before accept: refused (403)
+                return
+            scope["gridwidgets.protocol"] = getattr(send, "__self__", None)
+            path = scope.get("path", "")
+            if "/api/kernels/" in path and path.endswith("/channels"):
+                kernel_id = path.split("/api/kernels/", 1)[1].split("/", 1)[0]
+                client = scope.get("client")
+                _remember_page(kernel_id, PageInfo(client[0] if client else None,
+                                                   _cookies(scope).get(TEACHER_COOKIE)))
+            await self.app(scope, receive, send)
+            return
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        path = scope.get("path", "")
+        if path in ("/teacher", "/teacher/") and b"token=" in scope.get("query_string", b""):
+            await self._exchange(scope, send)
+            return
+
+        async def with_headers(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                headers += _SECURITY_HEADERS
+                if path.startswith(("/teacher", "/projector")):
+                    headers.append((b"cache-control", b"no-store"))
+                message = dict(message, headers=headers)
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+    async def _exchange(self, scope: dict[str, Any], send: Any) -> None:
+        """``/teacher?token=...``: a session cookie for the right token, and the
+        browser sent on to ``/teacher`` (the token leaves the address bar)."""
+        raw = scope.get("query_string", b"")[:1024].decode("latin-1")
+        token = (parse_qs(raw).get("token") or [""])[0]
+        headers = [(b"location", b"/teacher"), (b"cache-control", b"no-store"), *_SECURITY_HEADERS]
+        try:
+            session = await asyncio.get_running_loop().run_in_executor(None, self.rooms.open_session, token)
+        except RoomError:
+            headers[0] = (b"location", b"/teacher?refused=1")
+        else:
+            cookie = (f"{TEACHER_COOKIE}={session}; HttpOnly; SameSite=Strict; Path=/; "
+                      f"Max-Age={SESSION_HOURS * 3600}")
+            headers.append((b"set-cookie", cookie.encode("latin-1")))
+        await send({"type": "http.response.start", "status": 303, "headers": headers})
+        await send({"type": "http.response.body", "body": b""})
+
+
+# -- agents ------------------------------------------------------------------------------------
 class AgentRunner(threading.Thread):
-    """A daemon thread: every ``interval`` seconds, each room's agent plays
-    where it is to move (:meth:`~gridwidgets.rooms.Room.step_agents`), until
-    :meth:`stop`."""
+    """A daemon thread that finds where room agents are to move (woken by every
+    change, and every ``interval`` seconds at the latest), and lets each game's
+    agent choose in a thread of its own: agents of different games never wait
+    for each other, and at most one move a game is chosen at once
+    (:data:`MAX_AGENT_THREADS` in all). Stops at :meth:`stop`."""
 
     def __init__(self, rooms: Rooms, interval: float = AGENT_INTERVAL) -> None:
         super().__init__(name="gridwidgets-room-agents", daemon=True)
         self.rooms, self.interval = rooms, interval
         self._stop_event = threading.Event()
+        self._wake = threading.Event()
+        self._busy: set[int] = set()
+        self._busy_lock = threading.Lock()
+        self._slots = threading.BoundedSemaphore(MAX_AGENT_THREADS)
+        rooms.set_on_change(self._wake.set)
+
+    def wake(self) -> None:
+        """Look for agent moves now."""
+        self._wake.set()
 
     def run(self) -> None:
-        while not self._stop_event.wait(self.interval):
+        while not self._stop_event.is_set():
+            self._wake.wait(self.interval)
+            self._wake.clear()
+            if self._stop_event.is_set():
+                return
             for room in self.rooms.rooms():
                 try:
-                    room.step_agents()
-                except Exception as exc:  # an agent's failure must not stop the others
+                    turns = room.agent_turns()
+                except Exception as exc:  # one room's failure must not stop the others
                     print(f"room {room.code}: the agent failed: {type(exc).__name__}: {exc}", file=sys.stderr)
+                    continue
+                for rg, player, view, version in turns:
+                    with self._busy_lock:
+                        if rg.id in self._busy:
+                            continue
+                        if not self._slots.acquire(blocking=False):
+                            break
+                        self._busy.add(rg.id)
+                    threading.Thread(target=self._move, args=(room, rg, player, view, version),
+                                     name=f"gridwidgets-agent-{rg.id}", daemon=True).start()
+
+    def _move(self, room: Room, rg: Any, player: int, view: Any, version: int) -> None:
+        try:
+            move = rg.agent.choose(view)
+            if not self._stop_event.is_set():
+                room.agent_play(rg, player, version, move)
+        except Exception as exc:  # an agent's failure must not stop the others
+            print(f"room {room.code}: the agent failed: {type(exc).__name__}: {exc}", file=sys.stderr)
+        finally:
+            with self._busy_lock:
+                self._busy.discard(rg.id)
+            self._slots.release()
+            self._wake.set()  # the game may need the agent again (more agents than one in it)
+
+    def idle(self) -> bool:
+        """Whether no agent move is being chosen now."""
+        with self._busy_lock:
+            return not self._busy
 
     def stop(self) -> None:
-        """Stop after the current sweep."""
+        """Stop after the current sweep (a move being chosen is not played)."""
         self._stop_event.set()
+        self._wake.set()
 
 
+# -- making and running the server ---------------------------------------------------------------
 def _need_solara() -> None:
     try:
         import solara  # noqa: F401
@@ -72,11 +509,12 @@ def _need_solara() -> None:
 
 
 def make_server(rooms: Rooms, host: str = "127.0.0.1", port: int = 8765, *, agents: bool = True,
-                theme: str = "light") -> Any:
+                theme: str = "light", students: str | None = None) -> Any:
     """A uvicorn server of the rooms' pages over ``rooms`` (not yet running:
     call its ``run()``, in the main thread or another), with the room agents'
     thread started if ``agents``; ``theme`` ``"light"`` or ``"dark"`` (the
-    pages' colours; the boards follow).
+    pages' colours; the boards follow); ``students`` the address students open
+    (default: :func:`student_url` of ``host`` and ``port``).
 
     Returns:
         the ``uvicorn.Server``; its attribute ``agent_runner`` is the
@@ -84,11 +522,13 @@ def make_server(rooms: Rooms, host: str = "127.0.0.1", port: int = 8765, *, agen
 
     Raises:
         ImportError: without the ``rooms`` extra.
+        ValueError: a theme other than light or dark.
     """
-    global _ROOMS
+    global _ROOMS, _STUDENTS_ADDRESS
     if theme not in ("light", "dark"):
         raise ValueError(f"theme must be light or dark, got {str(theme)[:20]!r}")
     _ROOMS = rooms
+    _STUDENTS_ADDRESS = students or student_url(host, port)
     os.environ["SOLARA_APP"] = "gridwidgets.rooms.app"
     os.environ["SERVER_NAME"], os.environ["SERVER_PORT"] = host, str(port)
     _need_solara()
@@ -100,9 +540,13 @@ def make_server(rooms: Rooms, host: str = "127.0.0.1", port: int = 8765, *, agen
     settings.telemetry.mixpanel_enable = False
     settings.theme.show_banner = False
     settings.theme.variant = settings.ThemeVariant(theme)
+    settings.theme.force_refresh = True  # a page Solara cannot restore reloads by itself
+    settings.kernel.cull_timeout = CULL_TIMEOUT
+    _install_bounded()
+    from solara.server.starlette import app as solara_app
 
-    config = uvicorn.Config("solara.server.starlette:app", host=host, port=port, log_level="warning",
-                            ws_ping_interval=20, ws_ping_timeout=60)
+    config = uvicorn.Config(RoomsApp(solara_app, rooms), host=host, port=port, log_level="warning",
+                            ws_ping_interval=PING_INTERVAL, ws_ping_timeout=PING_TIMEOUT, lifespan="on")
     server = uvicorn.Server(config)
     runner = AgentRunner(rooms) if agents else None
     if runner is not None:
@@ -111,12 +555,31 @@ def make_server(rooms: Rooms, host: str = "127.0.0.1", port: int = 8765, *, agen
     return server
 
 
+def lan_address() -> str:
+    """This computer's address on its local network (the one the default route
+    leaves by; no packet is sent), for ``--lan``.
+
+    Raises:
+        OSError: when this computer is on no network (only loopback).
+    """
+    candidates = []
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.connect(("192.0.2.1", 9))  # TEST-NET-1: picks the outgoing interface, sends nothing
+        candidates.append(s.getsockname()[0])
+    with contextlib.suppress(OSError):
+        candidates += [info[4][0] for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)]
+    for address in candidates:
+        ip = ipaddress.ip_address(address)
+        if not ip.is_loopback and not ip.is_unspecified and not ip.is_link_local:
+            return str(address)
+    raise OSError("this computer has no address on a network (only 127.0.0.1): connect it to the class's Wi-Fi "
+                  "or turn on a hotspot, then start again")
+
+
 def _shown_host(host: str) -> str:
     if host in ("0.0.0.0", "::", ""):
         try:
-            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-                s.connect(("192.0.2.1", 9))  # no packet is sent: this only picks the outgoing interface
-                return str(s.getsockname()[0])
+            return lan_address()
         except OSError:
             return socket.gethostname()
     return f"[{host}]" if ":" in host else host
@@ -128,8 +591,51 @@ def student_url(host: str, port: int) -> str:
 
 
 def teacher_url(host: str, port: int, token: str) -> str:
-    """The teacher's address, with the teacher token (keep it to yourself)."""
+    """The teacher's address, with the teacher token (keep it to yourself: it is
+    exchanged for a cookie when opened, and leaves the address bar)."""
     return f"http://{_shown_host(host)}:{port}/teacher?token={token}"
+
+
+def _banner(text: str) -> str:
+    line = "=" * (len(text) + 8)
+    return f"{line}\n    {text}\n{line}"
+
+
+def _qr_text(url: str) -> str:
+    try:
+        import segno
+    except ImportError:  # the rooms extra has it; without it, the address alone
+        return ""
+    import io
+
+    out = io.StringIO()
+    segno.make(url, error="m").terminal(out=out, compact=True)
+    return out.getvalue()
+
+
+def open_rooms(db: str | os.PathLike[str], *, reopen: bool = False, new_token: bool = False) -> Rooms:
+    """The class in database ``db``, for serving: checked, migrated, restored.
+
+    Raises:
+        StoreError: ``db`` is no class's database, is damaged, holds a class
+            that ended (unless ``reopen``), ... (one line naming the file and what to do).
+    """
+    store = Store(db)
+    try:
+        rooms = Rooms(store)
+        ended = rooms.ended
+        if ended is not None and not reopen:
+            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(ended))
+            raise StoreError(f"{Path(str(db)).resolve()} holds a class that ended on {when} (its games and results "
+                             "stay in it): for a new lesson pass another --db; to open this class again add --reopen")
+        if ended is not None:
+            rooms.reopen()
+        elif new_token:
+            rooms.new_teacher_token()
+        return rooms
+    except BaseException:
+        store.close()
+        raise
 
 
 def serve_rooms(
@@ -143,34 +649,63 @@ def serve_rooms(
     agent: str = "random",
     open_browser: bool = False,
     theme: str = "light",
+    lan: bool = False,
+    new_teacher_token: bool = False,
+    reopen: bool = False,
 ) -> int:
-    """Serve the rooms until Ctrl-C: print the students' address, the teacher's
-    address (with the teacher token) and the room codes. With no room in the
-    database yet, or with ``game`` given, a room is opened first (``game``
-    default: the first of the menu).
+    """Serve the rooms until Ctrl-C (or SIGTERM): print the students' address
+    (large, with a QR code), the teacher's address (with the teacher token)
+    and the room codes. With no room in the database yet, or with ``game``
+    given, a room is opened first (``game`` default: the first of the menu) —
+    unless the database has an open room with exactly these choices, which is
+    reopened. The database is checkpointed at start and at stop.
+
+    Args:
+        lan: serve on this computer's address on its local network (``host`` ignored).
+        new_teacher_token: issue a new teacher token (the old one stops working).
+        reopen: serve a class that was ended (its rooms open again, a new teacher token).
 
     Raises:
         ImportError: without the ``rooms`` extra.
-        ValueError: an unknown game, board, pairing or agent.
+        ValueError: an unknown game, board, pairing or agent, or a database
+            that cannot hold this class (:class:`~gridwidgets.rooms.store.StoreError`).
+        OSError: ``lan`` on a computer with no network.
     """
     _need_solara()
     if pairing not in PAIRINGS:
         raise ValueError(f"pairing must be one of {', '.join(PAIRINGS)}")
-    rooms = Rooms(Store(db))
-    if game is not None or not rooms.rooms():
-        from ..classroom import games_menu
+    if lan:
+        host = lan_address()
+    rooms = open_rooms(db, reopen=reopen, new_token=new_teacher_token)
+    try:
+        if game is not None or not rooms.rooms():
+            from ..classroom import games_menu
 
-        rooms.create(game or next(iter(games_menu())), board, pairing=pairing, agent=agent,
-                     teacher_token=rooms.teacher_token)
-    server = make_server(rooms, host, port, theme=theme)
-    local = host in ("127.0.0.1", "localhost", "::1")
+            name = game or next(iter(games_menu()))
+            found = rooms.find(name, board, pairing=pairing, agent=agent)
+            if found is None:
+                rooms.create(name, board, pairing=pairing, agent=agent, teacher_token=rooms.teacher_token)
+        server = make_server(rooms, host, port, theme=theme)
+    except BaseException:
+        rooms.store.close()
+        raise
+    local = ipaddress.ip_address(host).is_loopback if _is_ip(host) else host == "localhost"
+    students = student_url(host, port)
     print(f"Classroom rooms, saved in {Path(str(db)).resolve()}", flush=True)
-    print(f"  students open:  {student_url(host, port)}", flush=True)
+    print(f"  students open:  {students}", flush=True)
     print(f"  the teacher:    {teacher_url(host, port, rooms.teacher_token)}", flush=True)
     for room in rooms.rooms():
-        print(f"  room {room.code}: {room.game_name}, {room.board}, pairing {room.pairing}", flush=True)
-    if not local:
-        print(f"WARNING: serving on {host}: anyone who can reach this machine on port {port} can open the "
+        state = " (closed)" if room.closed else ""
+        print(f"  room {room.code}: {room.game_name}, {room.board}, pairing {room.pairing}{state}", flush=True)
+    if local:
+        print(f"NOTE: serving on {host} only: no other device can open these pages. For a class on its own "
+              "devices, start with --lan (docs/classroom.md, Before class).", file=sys.stderr, flush=True)
+    else:
+        print("\n" + _banner(f"Students open  {students}") + "\n", flush=True)
+        qr = _qr_text(students)
+        if qr:
+            print(qr, flush=True)
+        print(f"WARNING: serving on {host}: anyone who can reach this computer on port {port} can open the "
               "students' page and join a room with its code; keep the teacher's address to yourself. "
               "Use this on a class network you trust, not on the internet.", file=sys.stderr, flush=True)
     if open_browser:
@@ -186,3 +721,11 @@ def serve_rooms(
             server.agent_runner.stop()
         rooms.store.close()
     return 0
+
+
+def _is_ip(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return True

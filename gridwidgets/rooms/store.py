@@ -1,26 +1,53 @@
 """The rooms' database: SQLite (the standard library's ``sqlite3``), one file
 next to the server, so that a class survives a restart of the server.
 
-Four tables: ``settings`` (the server's teacher token), ``rooms`` (the game, board and pairing a teacher chose, the
-teacher's token, paused, the round), ``seats`` (a student's display name and
-seat token) and ``games`` (the players of each game, seat tokens or the agent,
-and the game's save file, :meth:`~gridwidgets.core.Game.to_json`, plus any
-hidden submissions still pending, which a save file leaves out). Every write is
-one statement in autocommit mode with ``synchronous=FULL``: when a write
+Tables: ``settings`` (the server's teacher token, whether the class ended),
+``rooms`` (the game, board and pairing a teacher chose, the teacher's token,
+paused, the round, closed), ``seats`` (a student's display name and seat
+token, removed by the teacher or not), ``games`` (the players of each game,
+seat tokens or the agent, the seats the teacher handed to the agent, and the
+game's save file, :meth:`~gridwidgets.core.Game.to_json`, plus any hidden
+submissions still pending, which a save file leaves out) and
+``teacher_sessions`` (digests of the teacher's session cookies). Every write
+is one statement in autocommit mode with ``synchronous=FULL``: when a write
 returns, it is on disk. The database is the server's, never a page's, so the
 hidden submissions in it are secret from the pages.
+
+The file is checked before anything is written to it: a folder, a file of 0
+bytes, a file that is not SQLite, a damaged one, another program's database,
+an SQLite file with no class in it, or one written by a newer gridwidgets
+raise :class:`StoreError` naming the file and what to do, and nothing is
+changed. A new class starts only in a file that does not exist yet.
+
+The write-ahead log is folded back into the one file (a checkpoint) when the
+store opens, every :data:`CHECKPOINT_EVERY` seconds of writing and when it
+closes, so the file the docs name holds the class; :meth:`Store.backup`
+writes one consistent copy with SQLite's online backup.
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import json
+import os
 import sqlite3
 import threading
 import time
 from os import PathLike
+from pathlib import Path
 from typing import Any
 
-__all__ = ["Store"]
+__all__ = ["APPLICATION_ID", "SCHEMA_VERSION", "Store", "StoreError", "backup"]
+
+#: ``PRAGMA application_id`` of a rooms database ("gwRm"): another program's SQLite file is told apart
+APPLICATION_ID = 0x6777526D
+#: the schema this version writes (``PRAGMA user_version``); 1 was the first, with no application id
+SCHEMA_VERSION = 2
+#: seconds between two checkpoints while the class is being written
+CHECKPOINT_EVERY = 30.0
+_HEADER = b"SQLite format 3\x00"
+_TABLES = {"settings", "rooms", "seats", "games"}
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS settings (
@@ -36,13 +63,15 @@ CREATE TABLE IF NOT EXISTS rooms (
     teacher_token TEXT NOT NULL,
     paused INTEGER NOT NULL DEFAULT 0,
     round INTEGER NOT NULL DEFAULT 1,
-    created REAL NOT NULL
+    created REAL NOT NULL,
+    closed INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS seats (
     token TEXT PRIMARY KEY,
     room TEXT NOT NULL REFERENCES rooms(code),
     name TEXT NOT NULL,
-    joined REAL NOT NULL
+    joined REAL NOT NULL,
+    removed INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS games (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -51,17 +80,69 @@ CREATE TABLE IF NOT EXISTS games (
     players TEXT NOT NULL,
     save TEXT NOT NULL,
     pending TEXT NOT NULL DEFAULT '{}',
-    updated REAL NOT NULL
+    updated REAL NOT NULL,
+    handed TEXT NOT NULL DEFAULT '[]'
+);
+CREATE TABLE IF NOT EXISTS teacher_sessions (
+    digest TEXT PRIMARY KEY,
+    created REAL NOT NULL
 );
 """
+#: schema 1 -> 2: the columns and table added (closed rooms, removed seats, handed seats, sessions)
+_MIGRATE_1 = [
+    "ALTER TABLE rooms ADD COLUMN closed INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE seats ADD COLUMN removed INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE games ADD COLUMN handed TEXT NOT NULL DEFAULT '[]'",
+]
+
+
+class StoreError(ValueError):
+    """A database file that cannot hold this class (see the module's text); the
+    message names the file and what to do. Nothing was written."""
+
+
+def _digest(secret: str) -> str:
+    return hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _check_file(path: Path) -> bool:
+    """Check ``path`` before SQLite opens it; return True if it exists (else a new class starts there).
+
+    Raises:
+        StoreError: a folder, a missing folder, an empty file, or a file that is not SQLite.
+    """
+    if path.is_dir():
+        raise StoreError(f"{path} is a folder, not a class's database file: pass a file name with --db")
+    if not path.exists():
+        if not path.parent.is_dir():
+            raise StoreError(f"{path}: the folder {path.parent} does not exist: make it first, or pass another --db")
+        return False
+    try:
+        size = path.stat().st_size
+        with open(path, "rb") as f:
+            header = f.read(len(_HEADER))
+    except OSError as exc:
+        raise StoreError(f"{path} cannot be read ({exc.strerror or exc}): check its permissions, or pass another "
+                         "--db") from None
+    if size == 0:
+        raise StoreError(f"{path} is an empty file (0 bytes), not a class's database: move it away, or pass "
+                         "another --db (a new class starts in a file that does not exist yet)")
+    if header != _HEADER:
+        raise StoreError(f"{path} is not an SQLite database (it does not start as one): it is not a class's "
+                         "database; pass another --db, or restore the class from its backup")
+    return True
 
 
 class Store:
     """The rooms, seats and games of a class in one SQLite file.
 
     Args:
-        path: the database file (made if missing); ``":memory:"`` for a
-            database that lives only as long as this object.
+        path: the database file (made if it does not exist); ``":memory:"``
+            for a database that lives only as long as this object.
+
+    Raises:
+        StoreError: for a file that is not a class's database, a damaged one,
+            or one written by a newer gridwidgets (nothing is written then).
 
     Thread-safe: one connection, writes serialised by a lock (the server's
     sessions and the agents write from several threads).
@@ -70,16 +151,112 @@ class Store:
     def __init__(self, path: str | PathLike[str]) -> None:
         self.path = str(path)
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.execute("PRAGMA foreign_keys=ON")
-        self._db.executescript(_SCHEMA)
+        self._last_checkpoint = time.monotonic()
+        memory = self.path == ":memory:"
+        existed = False if memory else _check_file(Path(self.path))
+        try:
+            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self.path} cannot be opened ({exc}): pass another --db") from None
+        try:
+            if existed:
+                self._check_existing()
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            if existed:
+                self._migrate()
+            else:
+                self._db.executescript(_SCHEMA)
+                self._db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+                self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            self.checkpoint()
+        except StoreError:
+            self._db.close()
+            raise
+        except sqlite3.DatabaseError as exc:
+            self._db.close()
+            raise StoreError(f"{self.path} is damaged ({str(exc)[:60]}): restore the class from its backup "
+                             "(--backup), or pass another --db") from None
 
+    # -- opening ---------------------------------------------------------------------------
+    def _check_existing(self) -> None:
+        """The file is SQLite: is it a class's database that this version can read?"""
+        db = self._db
+        try:
+            check = db.execute("PRAGMA quick_check").fetchone()
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path} is damaged ({str(exc)[:60]}): restore the class from its backup "
+                             "(--backup), or pass another --db") from None
+        if not check or check[0] != "ok":
+            raise StoreError(f"{self.path} is damaged (SQLite's check: {str(check[0] if check else '')[:60]}): "
+                             "restore the class from its backup (--backup), or pass another --db")
+        app = db.execute("PRAGMA application_id").fetchone()[0]
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        tables.discard("sqlite_sequence")
+        if app == APPLICATION_ID:
+            if version > SCHEMA_VERSION:
+                raise StoreError(f"{self.path} was written by a newer gridwidgets (database schema {version}; this "
+                                 f"version reads up to {SCHEMA_VERSION}): upgrade gridwidgets, or pass another --db")
+            if not _TABLES <= tables:
+                raise StoreError(f"{self.path} is a class's database with tables missing "
+                                 f"({', '.join(sorted(_TABLES - tables))}): restore it from its backup, or pass "
+                                 "another --db")
+            return
+        if app != 0:
+            raise StoreError(f"{self.path} is another program's SQLite database (application id {app:#x}): "
+                             "pass a file of its own with --db")
+        if not tables:
+            raise StoreError(f"{self.path} is an SQLite database with no class in it (copied without its -wal "
+                             "file?): copy the -wal file beside it too, restore the class from its backup, or pass "
+                             "another --db (a new class starts in a file that does not exist yet)")
+        if not _TABLES <= tables or tables - _TABLES - {"teacher_sessions"}:
+            shown = ", ".join(sorted(tables)[:4]) + (", ..." if len(tables) > 4 else "")
+            raise StoreError(f"{self.path} is another program's SQLite database (tables: {shown[:80]}): pass a "
+                             "file of its own with --db")
+
+    def _migrate(self) -> None:
+        """Bring a class's database written by an earlier version up to :data:`SCHEMA_VERSION`."""
+        db = self._db
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        if db.execute("PRAGMA application_id").fetchone()[0] == 0:
+            version = 1  # the first schema had no application id
+        if version >= SCHEMA_VERSION:
+            return
+        with self._lock:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                if version <= 1:
+                    for sql in _MIGRATE_1:
+                        db.execute(sql)
+                db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+                db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.executescript(_SCHEMA)  # the tables a new schema adds (CREATE ... IF NOT EXISTS)
+
+    # -- writing ---------------------------------------------------------------------------
     def _write(self, sql: str, args: tuple[Any, ...]) -> int:
         with self._lock:
             cur = self._db.execute(sql, args)
-            return int(cur.lastrowid or 0)
+            row = int(cur.lastrowid or 0)
+            if time.monotonic() - self._last_checkpoint > CHECKPOINT_EVERY:
+                self._checkpoint_locked("PASSIVE")
+            return row
+
+    def checkpoint(self) -> None:
+        """Fold the write-ahead log back into the database file (and empty it): the
+        one file then holds the whole class."""
+        with self._lock:
+            self._checkpoint_locked("TRUNCATE")
+
+    def _checkpoint_locked(self, mode: str) -> None:
+        if self.path != ":memory:":
+            self._db.execute(f"PRAGMA wal_checkpoint({mode})")
+        self._last_checkpoint = time.monotonic()
 
     def setting(self, key: str, make: Any) -> str:
         """The server's setting ``key``; if there is none yet, ``make()`` gives it
@@ -92,19 +269,53 @@ class Store:
             self._db.execute("INSERT INTO settings (key, value) VALUES (?, ?)", (key, value))
             return value
 
+    def get_setting(self, key: str) -> str | None:
+        """The server's setting ``key``, or ``None``."""
+        with self._lock:
+            row = self._db.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def set_setting(self, key: str, value: str | None) -> None:
+        """Write the server's setting ``key`` (``None`` deletes it)."""
+        if value is None:
+            self._write("DELETE FROM settings WHERE key = ?", (key,))
+        else:
+            self._write("INSERT INTO settings (key, value) VALUES (?, ?) "
+                        "ON CONFLICT(key) DO UPDATE SET value = excluded.value", (key, str(value)))
+
     def add_room(self, code: str, game: str, board: str, pairing: str, agent: str, teacher_token: str) -> None:
-        """Record a new room (round 1, not paused)."""
+        """Record a new room (round 1, not paused, open)."""
         self._write("INSERT INTO rooms (code, game, board, pairing, agent, teacher_token, created) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?)", (code, game, board, pairing, agent, teacher_token, time.time()))
 
-    def set_room(self, code: str, *, paused: bool, round: int) -> None:
-        """Record a room's pause and round."""
-        self._write("UPDATE rooms SET paused = ?, round = ? WHERE code = ?", (int(paused), int(round), code))
+    def set_room(self, code: str, *, paused: bool, round: int, closed: bool = False) -> None:
+        """Record a room's pause, round and whether it is closed."""
+        self._write("UPDATE rooms SET paused = ?, round = ?, closed = ? WHERE code = ?",
+                    (int(paused), int(round), int(closed), code))
+
+    def set_teacher_token(self, old: str, new: str) -> None:
+        """Give every room of the teacher token ``old`` the token ``new``, and make
+        ``new`` the server's (the old one opens nothing any more)."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.execute("UPDATE rooms SET teacher_token = ? WHERE teacher_token = ?", (new, old))
+                self._db.execute("INSERT INTO settings (key, value) VALUES ('teacher_token', ?) "
+                                 "ON CONFLICT(key) DO UPDATE SET value = excluded.value", (new,))
+                self._db.execute("DELETE FROM teacher_sessions")
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
 
     def add_seat(self, token: str, room: str, name: str) -> None:
         """Record a student's seat in a room."""
         self._write("INSERT INTO seats (token, room, name, joined) VALUES (?, ?, ?, ?)",
                     (token, room, name, time.time()))
+
+    def set_seat(self, token: str, *, name: str, removed: bool) -> None:
+        """Record a seat's display name and whether the teacher removed it."""
+        self._write("UPDATE seats SET name = ?, removed = ? WHERE token = ?", (name, int(removed), token))
 
     def add_game(self, room: str, round: int, players: list[str], save: str) -> int:
         """Record a new game of a room; return its id."""
@@ -116,23 +327,132 @@ class Store:
         self._write("UPDATE games SET save = ?, pending = ?, updated = ? WHERE id = ?",
                     (save, json.dumps({str(p): m for p, m in pending.items()}), time.time(), int(game_id)))
 
+    def set_handed(self, game_id: int, handed: list[int]) -> None:
+        """Record which players of a game the teacher handed to the agent."""
+        self._write("UPDATE games SET handed = ? WHERE id = ?", (json.dumps(sorted(handed)), int(game_id)))
+
+    # -- the teacher's sessions ------------------------------------------------------------------
+    def add_session(self, session: str) -> None:
+        """Record a teacher's session (only its digest is kept)."""
+        self._write("INSERT OR IGNORE INTO teacher_sessions (digest, created) VALUES (?, ?)",
+                    (_digest(session), time.time()))
+
+    def has_session(self, session: str) -> bool:
+        """Whether ``session`` is a live teacher's session."""
+        with self._lock:
+            row = self._db.execute("SELECT 1 FROM teacher_sessions WHERE digest = ?", (_digest(session),)).fetchone()
+        return row is not None
+
+    def clear_sessions(self) -> None:
+        """End every teacher's session."""
+        self._write("DELETE FROM teacher_sessions", ())
+
+    # -- reading ----------------------------------------------------------------------------------
     def load(self) -> dict[str, list[dict[str, Any]]]:
         """Everything recorded: ``{"rooms": [...], "seats": [...], "games": [...]}``, each a
-        list of rows as dicts, in the order they were made."""
+        list of rows as dicts, in the order they were made.
+
+        Raises:
+            StoreError: a row that cannot be read (a damaged file), naming it.
+        """
         with self._lock:
             self._db.row_factory = sqlite3.Row
             try:
                 rooms = [dict(r) for r in self._db.execute("SELECT * FROM rooms ORDER BY created, code")]
                 seats = [dict(r) for r in self._db.execute("SELECT * FROM seats ORDER BY joined, token")]
                 games = [dict(r) for r in self._db.execute("SELECT * FROM games ORDER BY id")]
+            except sqlite3.DatabaseError as exc:
+                raise StoreError(f"{self.path} is damaged ({str(exc)[:60]}): restore the class from its backup "
+                                 "(--backup), or pass another --db") from None
             finally:
                 self._db.row_factory = None
         for g in games:
-            g["players"] = json.loads(g["players"])
-            g["pending"] = {int(p): m for p, m in json.loads(g["pending"]).items()}
+            try:
+                g["players"] = json.loads(g["players"])
+                g["pending"] = {int(p): m for p, m in json.loads(g["pending"]).items()}
+                g["handed"] = [int(p) for p in json.loads(g["handed"])]
+                if not isinstance(g["players"], list) or not all(isinstance(t, str) for t in g["players"]):
+                    raise ValueError("players is not a list of seats")
+            except (ValueError, TypeError, AttributeError) as exc:
+                raise StoreError(f"{self.path}: game {g.get('id')} of room {str(g.get('room'))[:8]} cannot be read "
+                                 f"({str(exc)[:60]}): the file is damaged; restore the class from its backup "
+                                 "(--backup), or pass another --db") from None
         return {"rooms": rooms, "seats": seats, "games": games}
 
-    def close(self) -> None:
-        """Close the database."""
+    def backup(self, dest: str | PathLike[str]) -> Path:
+        """Write one consistent copy of the database to ``dest`` (SQLite's online
+        backup, while the class goes on), as one file with no write-ahead log.
+
+        Returns:
+            the path written.
+
+        Raises:
+            StoreError: ``dest`` is this very file, or cannot be written.
+        """
         with self._lock:
+            return _backup_into(self._db, self.path, dest)
+
+    def close(self) -> None:
+        """Fold the write-ahead log back into the file, and close the database."""
+        with self._lock:
+            with contextlib.suppress(sqlite3.Error):
+                self._checkpoint_locked("TRUNCATE")
             self._db.close()
+
+
+def _backup_into(source: sqlite3.Connection, source_path: str, dest: str | PathLike[str]) -> Path:
+    target = Path(dest)
+    if source_path != ":memory:" and target.exists() and target.resolve() == Path(source_path).resolve():
+        raise StoreError(f"{target} is the class's database itself: back it up to another file")
+    if target.is_dir():
+        raise StoreError(f"{target} is a folder: give the backup a file name")
+    if not target.parent.is_dir():
+        raise StoreError(f"{target}: the folder {target.parent} does not exist")
+    partial = target.with_name(target.name + ".partial")
+    try:
+        with contextlib.suppress(FileNotFoundError):
+            partial.unlink()
+        out = sqlite3.connect(partial, isolation_level=None)
+        try:
+            source.backup(out)
+            out.execute("PRAGMA journal_mode=DELETE")
+        finally:
+            out.close()
+        os.replace(partial, target)
+    except (OSError, sqlite3.Error) as exc:
+        with contextlib.suppress(OSError):
+            partial.unlink()
+        raise StoreError(f"{target} cannot be written ({str(exc)[:60]})") from None
+    return target
+
+
+def backup(db: str | PathLike[str], dest: str | PathLike[str]) -> Path:
+    """Write one consistent copy of the class in database file ``db`` to ``dest``
+    (SQLite's online backup: a server may be writing ``db`` meanwhile). The copy
+    is one file with no write-ahead log, and opens with everything in it.
+
+    Returns:
+        the path written.
+
+    Raises:
+        StoreError: ``db`` is not a class's database (see :class:`Store`), or
+            ``dest`` cannot be written.
+    """
+    path = Path(db)
+    if not _check_file(path):
+        raise StoreError(f"{path} does not exist: name the class's database with --db")
+    # read-only, through SQLite: the server's writes go on, the copy is one consistent moment
+    try:
+        source = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None)
+    except sqlite3.Error as exc:
+        raise StoreError(f"{path} cannot be opened ({exc})") from None
+    try:
+        check = Store.__new__(Store)
+        check.path, check._db = str(path), source
+        try:
+            check._check_existing()
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{path} is damaged ({str(exc)[:60]})") from None
+        return _backup_into(source, str(path), dest)
+    finally:
+        source.close()

@@ -395,19 +395,29 @@ class GameWidget(anywidget.AnyWidget):
     # -- browser -> Python ----------------------------------------------
     #: synced traits only Python writes: a page that tries to set one is refused
     python_owned: frozenset[str] = frozenset({"state", "hint_data", "board_json", "hidden_controls"})
+    #: the synced traits a page may set: its display toggles, the agents' controls,
+    #: the hints, ``seen_version`` (plus a game's ``widget_options`` and the board
+    #: editor's ``editing``: :func:`widget_class`). Every other trait, the widget's
+    #: own code (``_esm``, ``_css``) and layout included, is Python's
+    page_settable: frozenset[str] = frozenset({"show_forbidden", "show_labels", "show_legal", "playing", "delay",
+                                               "hints", "hint_budget", "seen_version"})
+    #: traits never sent back to a page that tried to set them (the code: it is large, and that page's own)
+    _NO_ECHO = frozenset({"_esm", "_css", "state"})
 
     def set_state(self, sync_data: Any) -> None:
         """Take trait values a page sends (``playing``, ``delay``, ``hints``, the
-        toggles). A value that is not valid for its trait, an unknown name, or a
-        trait only Python writes (``state``, ``hint_data``, ``board_json``) is
-        refused with a status message, and every page gets the true value back;
-        the valid values of the same update are kept. Never raises."""
+        toggles: :attr:`page_settable`). A value that is not valid for its trait,
+        an unknown name, or any trait the page may not set (``state``,
+        ``hint_data``, ``board_json``, the widget's code ``_esm`` and ``_css``,
+        ``layout``, ...) is refused with a status message, and the page gets the
+        true value back (but never the widget's code); the valid values of the
+        same update are kept. Never raises."""
         if not isinstance(sync_data, dict):
             self._say("Refused: a state update from the page must be an object.")
             return
         refused: list[str] = []
         for name, value in sync_data.items():
-            if not isinstance(name, str) or name in self.python_owned or name not in self.keys:
+            if not isinstance(name, str) or name not in self.page_settable or name not in self.keys:
                 refused.append(name if isinstance(name, str) and len(name) <= 24 else shorten(name, 24))
                 continue
             try:
@@ -417,7 +427,9 @@ class GameWidget(anywidget.AnyWidget):
         if refused:
             names = ", ".join(refused[:4]) + (", ..." if len(refused) > 4 else "")
             self._say(f"Refused: the page cannot set {names}.")
-            self.send_state([k for k in refused if k in self.keys])
+            echo = [k for k in refused if k in self.keys and k not in self._NO_ECHO]
+            if echo:
+                self.send_state(echo)
 
     def _on_msg(self, _widget: Any, content: Any, _buffers: Any = None) -> None:
         """Handle one intent from the browser; never raises into the notebook."""
@@ -671,6 +683,7 @@ def widget_class(cls: type[Game]) -> type[GameWidget]:
     if has_editor:
         options.setdefault("editing", False)
         options.setdefault("board_json", "")
+    body["page_settable"] = GameWidget.page_settable | (set(options) - GameWidget.python_owned)
     for name, default in options.items():
         trait = _TRAIT_TYPES.get(type(default))
         if trait is None:

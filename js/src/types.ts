@@ -100,6 +100,8 @@ export interface GameState {
   seats: string[];
   /** The player to act is an agent seat and the game is not over. */
   agent_to_move: boolean;
+  /** The players people play from this page (every seat no agent holds, unless a room's page limits it to its own). */
+  people: number[];
 }
 
 /** The synced traits of every gridwidgets widget. */

@@ -74,6 +74,9 @@ function normalise(raw: GameState): GameState {
     extra: raw.extra && typeof raw.extra === "object" ? raw.extra : {},
     seats: Array.isArray(raw.seats) ? raw.seats.map((x) => (typeof x === "string" ? x : "")) : [],
     agent_to_move: raw.agent_to_move === true,
+    people: Array.isArray(raw.people)
+      ? raw.people.filter((x): x is number => typeof x === "number")
+      : (raw.players ?? []).map((_: unknown, p: number) => p),
   };
 }
 
@@ -94,6 +97,8 @@ export class GridView {
   private pointedIdx = -1;
   /** The version this page's last intent was sent from, until its answer is drawn (-1: none). */
   private echoFrom = -1;
+  /** The last short status Python sent as a message of its own, and the position it was said at. */
+  private status: { message: string; kind: string; version: number } | null = null;
   /** The window's resize is followed (fit="screen" or "big"). */
   private fitting = false;
   private readonly cleanups: Array<() => void> = [];
@@ -223,8 +228,18 @@ export class GridView {
       ["change:fit", onState],
     ];
     for (const [name, fn] of traits) this.model.on(name as "change:state", fn);
+    // {type: "status", message, kind, version}: a refusal said without resending the whole state
+    const onCustom = (msg: unknown): void => {
+      const m = msg as { type?: unknown; message?: unknown; kind?: unknown; version?: unknown } | null;
+      if (!m || m.type !== "status" || typeof m.message !== "string") return;
+      this.status = { message: m.message, kind: typeof m.kind === "string" ? m.kind : "error",
+        version: typeof m.version === "number" ? m.version : (this.state?.version ?? -1) };
+      this.update();
+    };
+    this.model.on("msg:custom", onCustom);
     this.cleanups.push(() => {
       for (const [name, fn] of traits) this.model.off(name as "change:state", fn);
+      this.model.off("msg:custom", onCustom);
     });
 
     const boardEl = this.board.el;
@@ -328,6 +343,12 @@ export class GridView {
     }
     this.root.classList.remove("gw-empty");
     const s = normalise(raw);
+    // a short status Python sent alone (a refusal in a room's page) stands for the position it was said at
+    const said = this.status;
+    if (said && said.version === s.version) {
+      s.message = said.message;
+      s.message_kind = said.kind;
+    }
     const showLabels = this.model.get("show_labels") !== false;
     const key = [s.layer, s.game, s.rows, s.cols, showLabels, s.col_labels.join(","), s.row_labels.join(",")].join("|");
     this.state = s;

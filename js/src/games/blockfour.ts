@@ -424,13 +424,18 @@ function buildFields(view: View, board: Board): void {
 // ---- the bid ---------------------------------------------------------------------------------
 
 /** The person who may pick cards now: the player to bid, if a person (not an agent). */
+/**
+ * Who bids from this page now: the player to act if people play it from this
+ * page, else the first player of this page still to bid (a room's page plays
+ * its own seat only, and bids while the other seat has not). `null`: nobody.
+ */
 function bidder(s: GameState, e: BfExtra): number | null {
   if (s.is_over || e.phase !== "bid") return null;
+  const free = (p: number): boolean => p >= 0 && p < s.players.length && !s.seats[p] && !e.pending[p]
+    && s.people.includes(p);
   const p = s.current_player;
-  if (p === null || p < 0) return null;
-  if (s.seats[p]) return null;
-  if (e.pending[p]) return null;
-  return p;
+  if (p !== null && free(p)) return p;
+  return s.people.find(free) ?? null;
 }
 
 function pick(view: View, shape: string, player: number): void {

@@ -1,0 +1,293 @@
+"""The rooms' server pieces (gridwidgets.rooms.server), without a browser:
+sending to a page queues and never blocks, a page that reads nothing is
+dropped within its bounds, the teacher token becomes an HTTP-only cookie and
+leaves the address, another site's websocket is refused, agents of different
+games never wait for each other. The browser tests (tests/browser/
+test_rooms_browser.py) run the same pieces for real."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+
+import pytest
+
+pytest.importorskip("solara")
+
+from gridwidgets.rooms import Rooms, Store
+from gridwidgets.rooms import server as rooms_server
+
+
+@pytest.fixture
+def rooms(tmp_path):
+    return Rooms(Store(tmp_path / "class.sqlite"))
+
+
+def wait_until(condition, timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what}: not within {timeout} s")
+        time.sleep(0.01)
+
+
+# -- sending to a page ------------------------------------------------------------------------------
+class _Transport:
+    def __init__(self) -> None:
+        self.aborted = threading.Event()
+        self.buffered = 0
+
+    def abort(self) -> None:
+        self.aborted.set()
+
+    def is_closing(self) -> bool:
+        return self.aborted.is_set()
+
+    def get_write_buffer_size(self) -> int:
+        return self.buffered
+
+
+class _Protocol:
+    def __init__(self) -> None:
+        self.transport = _Transport()
+
+
+class _StalledPage:
+    """A starlette websocket whose page reads nothing: every send waits forever (or until ``reads`` is set)."""
+
+    def __init__(self) -> None:
+        self.scope = {"gridwidgets.protocol": _Protocol()}
+        self.sent: list[str] = []
+        self.reads: asyncio.Event | None = None
+
+    async def send_text(self, data: str) -> None:
+        if self.reads is None:
+            self.reads = asyncio.Event()
+        await self.reads.wait()
+        self.sent.append(data)
+
+    async def send_bytes(self, data: bytes) -> None:
+        await self.send_text(data.decode())
+
+    async def close(self) -> None:
+        await asyncio.Event().wait()
+
+
+@pytest.fixture
+def loop():
+    """The server's event loop, in a thread of its own (as uvicorn's)."""
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+    yield loop
+    loop.call_soon_threadsafe(loop.stop)
+    thread.join(timeout=10)
+
+
+def _bounded(loop, page):
+    cls = rooms_server._make_bounded()
+
+    async def make():
+        return cls(page, None)
+
+    return asyncio.run_coroutine_threadsafe(make(), loop).result(timeout=10)
+
+
+def test_sending_to_a_page_that_reads_nothing_never_blocks_and_the_page_is_dropped(loop, monkeypatch):
+    from solara.server.websocket import WebSocketDisconnect
+
+    monkeypatch.setattr(rooms_server, "SEND_TIMEOUT", 0.5)
+    page = _StalledPage()
+    ws = _bounded(loop, page)
+    dropped = dict(rooms_server.STATS.dropped)
+    slowest = 0.0
+    for k in range(200):
+        t0 = time.perf_counter()
+        try:
+            ws.send_text(f"message {k} " + "x" * 1000)
+        except WebSocketDisconnect:
+            break  # dropped meanwhile: every send after that says so at once
+        slowest = max(slowest, time.perf_counter() - t0)
+    assert slowest < 0.05, f"a send waited {slowest:.3f} s for the page"
+    transport = page.scope["gridwidgets.protocol"].transport
+    assert transport.aborted.wait(10), "the page that read nothing was not cut off"
+    with pytest.raises(WebSocketDisconnect):
+        ws.send_text("after the drop")
+    cause = f"it read nothing for {rooms_server.SEND_TIMEOUT:.0f} s"
+    assert rooms_server.STATS.dropped.get(cause, 0) > dropped.get(cause, 0)
+
+
+def test_a_page_whose_queue_passes_its_bound_is_dropped_at_once(loop, monkeypatch):
+    from solara.server.websocket import WebSocketDisconnect
+
+    monkeypatch.setattr(rooms_server, "MAX_QUEUED_BYTES", 50_000)
+    page = _StalledPage()
+    ws = _bounded(loop, page)
+    with pytest.raises(WebSocketDisconnect):
+        for _ in range(100):
+            ws.send_text("x" * 1000)
+    assert page.scope["gridwidgets.protocol"].transport.aborted.wait(10)
+
+
+def test_a_page_that_reads_gets_everything_in_order(loop):
+    page = _StalledPage()
+    ws = _bounded(loop, page)
+    for k in range(50):
+        ws.send_text(str(k))
+    wait_until(lambda: page.reads is not None, 10, "the first send")
+    loop.call_soon_threadsafe(page.reads.set)
+    wait_until(lambda: len(page.sent) == 50, 10, "every message sent")
+    assert page.sent == [str(k) for k in range(50)]
+    assert not page.scope["gridwidgets.protocol"].transport.aborted.is_set()
+
+
+# -- the HTTP side ----------------------------------------------------------------------------------------
+class _Inner:
+    """Solara's app, as far as these tests go: records what reaches it."""
+
+    def __init__(self) -> None:
+        self.calls: list[dict] = []
+
+    async def __call__(self, scope, receive, send):
+        self.calls.append(scope)
+        if scope["type"] == "http":
+            await send({"type": "http.response.start", "status": 200, "headers": []})
+            await send({"type": "http.response.body", "body": b"page"})
+
+
+def _http(app, path: str, query: bytes = b"", headers=()) -> list[dict]:
+    sent: list[dict] = []
+
+    async def receive():
+        return {"type": "http.request", "body": b""}
+
+    async def send(message):
+        sent.append(message)
+
+    scope = {"type": "http", "path": path, "query_string": query, "headers": list(headers), "method": "GET"}
+    asyncio.run(app(scope, receive, send))
+    return sent
+
+
+def _headers(message: dict) -> dict[bytes, bytes]:
+    return dict(message["headers"])
+
+
+def test_the_teacher_token_becomes_an_http_only_cookie_and_leaves_the_address(rooms):
+    inner = _Inner()
+    app = rooms_server.RoomsApp(inner, rooms)
+    start, _body = _http(app, "/teacher", b"token=" + rooms.teacher_token.encode())
+    headers = _headers(start)
+    assert start["status"] == 303 and headers[b"location"] == b"/teacher" and not inner.calls
+    cookie = headers[b"set-cookie"].decode()
+    name, _, rest = cookie.partition("=")
+    session = rest.split(";")[0]
+    assert name == rooms_server.TEACHER_COOKIE and session != rooms.teacher_token
+    for attribute in ("HttpOnly", "SameSite=Strict", "Path=/"):
+        assert attribute in cookie
+    assert rooms.teacher_key(session) == rooms.teacher_token
+    assert headers[b"cache-control"] == b"no-store" and headers[b"x-frame-options"] == b"DENY"
+
+
+@pytest.mark.parametrize("query", [b"token=guess", b"token=%C3%A9", b"token=", b"token=" + b"%FF" * 3000,
+                                   b"token=a&token=b", b"token=%00"])
+def test_a_wrong_teacher_token_of_any_shape_is_refused_without_a_cookie(rooms, query):
+    app = rooms_server.RoomsApp(_Inner(), rooms)
+    start, _body = _http(app, "/teacher", query)
+    headers = _headers(start)
+    assert start["status"] == 303 and headers[b"location"] == b"/teacher?refused=1"
+    assert b"set-cookie" not in headers
+
+
+def test_pages_get_headers_that_keep_them_out_of_other_sites_frames(rooms):
+    inner = _Inner()
+    start, body = _http(rooms_server.RoomsApp(inner, rooms), "/projector")
+    headers = _headers(start)
+    assert body["body"] == b"page" and len(inner.calls) == 1
+    assert headers[b"x-frame-options"] == b"DENY" and b"frame-ancestors 'none'" in headers[b"content-security-policy"]
+    assert headers[b"cache-control"] == b"no-store"
+
+
+def _websocket(app, origin: str | None, cookie: str = "") -> tuple[list[dict], dict]:
+    sent: list[dict] = []
+
+    async def receive():
+        return {"type": "websocket.connect"}
+
+    async def send(message):
+        sent.append(message)
+
+    headers = [(b"host", b"127.0.0.1:8765")]
+    if origin is not None:
+        headers.append((b"origin", origin.encode()))
+    if cookie:
+        headers.append((b"cookie", cookie.encode()))
+    scope = {"type": "websocket", "path": "/jupyter/api/kernels/k-123/channels", "headers": headers,
+             "client": ("10.0.0.7", 50000), "query_string": b""}
+    asyncio.run(app(scope, receive, send))
+    return sent, scope
+
+
+def test_a_websocket_from_another_sites_page_is_refused(rooms):
+    inner = _Inner()
+    app = rooms_server.RoomsApp(inner, rooms)
+    sent, _ = _websocket(app, "http://evil.example")
+    assert sent == [{"type": "websocket.close", "code": 1008}] and not inner.calls
+    sent, scope = _websocket(app, "http://127.0.0.1:8765", cookie=f"{rooms_server.TEACHER_COOKIE}=abc; other=1")
+    assert inner.calls == [scope]
+    info = rooms_server.page_info("k-123")
+    assert info.address == "10.0.0.7" and info.teacher_session == "abc"
+
+
+# -- agents ------------------------------------------------------------------------------------------------
+class _SlowAgent:
+    """An agent that thinks until told to stop (a long search)."""
+
+    name = "slow"
+
+    def __init__(self) -> None:
+        self.go = threading.Event()
+        self.thinking = threading.Event()
+
+    def choose(self, game):
+        self.thinking.set()
+        assert self.go.wait(60)
+        return game.legal_moves()[0]
+
+
+def test_agents_of_different_games_never_wait_for_each_other(rooms):
+    slow_room = rooms.create("gridlock", pairing="agent")
+    quick_room = rooms.create("gridlock", pairing="agent")
+    ann = slow_room.join("Ann")
+    bob = quick_room.join("Bob")
+    slow, _ = slow_room.game_of(ann.token)
+    quick, _ = quick_room.game_of(bob.token)
+    slow.agent = _SlowAgent()
+    runner = rooms_server.AgentRunner(rooms, interval=5.0)  # woken by changes, not by its clock
+    runner.start()
+    try:
+        slow_room.play(ann.token, "B2")
+        assert slow.agent.thinking.wait(10), "the slow agent was not asked"
+        for k in range(3):  # the other game's agent answers every move while the slow one still thinks
+            move = str(quick.game.legal_moves()[0])
+            quick_room.play(bob.token, move)
+            wait_until(lambda k=k: len(quick.game.history) == 2 * (k + 1), 10, "the quick agent's answer")
+        assert len(slow.game.history) == 1
+        slow.agent.go.set()
+        wait_until(lambda: len(slow.game.history) == 2, 10, "the slow agent's move")
+    finally:
+        slow.agent.go.set()
+        runner.stop()
+        runner.join(timeout=10)
+
+
+def test_lan_address_is_not_loopback_or_says_why():
+    try:
+        address = rooms_server.lan_address()
+    except OSError as exc:
+        assert "hotspot" in str(exc)
+    else:
+        import ipaddress
+
+        assert not ipaddress.ip_address(address).is_loopback
