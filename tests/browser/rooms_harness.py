@@ -107,3 +107,84 @@ def join(browser, server: RoomsServer, code: str, name: str, timeout: float = 30
     page.wait_for_function("location.search.includes('seat=')")
     page.locator(".gw-seat-name").wait_for()
     return page
+
+
+class StoppableChromium:
+    """A Chromium of its own (a student's laptop), driven over CDP, whose
+    processes can be stopped and resumed by PID (SIGSTOP/SIGCONT: a laptop lid
+    closed and opened). ``with StoppableChromium(playwright) as c: page = c.new_page()``."""
+
+    def __init__(self, playwright, viewport=(1280, 720)) -> None:
+        import tempfile
+
+        self._pw = playwright
+        self.viewport = viewport
+        self.profile = Path(tempfile.mkdtemp(prefix="gw-stoppable-"))
+        self.proc: subprocess.Popen | None = None
+        self.browser = None
+        self.stopped: list[int] = []
+
+    def start(self, timeout: float = 30.0) -> StoppableChromium:
+        self.proc = subprocess.Popen(
+            ["/usr/bin/chromium", "--headless=new", "--remote-debugging-port=0", f"--user-data-dir={self.profile}",
+             "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+             "--disable-component-update", "--disable-sync", "about:blank"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        port_file = self.profile / "DevToolsActivePort"
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"chromium ended ({self.proc.returncode})")
+            text = port_file.read_text() if port_file.exists() else ""
+            if text.strip():
+                self.browser = self._pw.chromium.connect_over_cdp(f"http://127.0.0.1:{text.split()[0]}")
+                return self
+            time.sleep(0.1)
+        self.close()
+        raise TimeoutError("chromium did not open its debugging port")
+
+    def new_page(self):
+        ctx = self.browser.new_context(viewport={"width": self.viewport[0], "height": self.viewport[1]})
+        ctx.set_default_timeout(30_000)
+        return ctx.new_page()
+
+    def pids(self) -> list[int]:
+        """The browser's process and every process it started (renderers, the network service, ...)."""
+        import psutil
+
+        root = psutil.Process(self.proc.pid)
+        return [root.pid] + [p.pid for p in root.children(recursive=True)]
+
+    def stop(self) -> None:
+        """SIGSTOP every process of this browser, by PID: it reads and answers nothing."""
+        self.stopped = self.pids()
+        for pid in self.stopped:
+            os.kill(pid, signal.SIGSTOP)
+
+    def resume(self) -> None:
+        """SIGCONT the processes :meth:`stop` stopped."""
+        for pid in self.stopped:
+            try:
+                os.kill(pid, signal.SIGCONT)
+            except ProcessLookupError:
+                pass
+        self.stopped = []
+
+    def close(self) -> None:
+        self.resume()
+        if self.browser is not None:
+            try:
+                self.browser.close()
+            except Exception:
+                pass
+        if self.proc is not None:
+            stop_process(self.proc, timeout=10)
+        import shutil
+
+        shutil.rmtree(self.profile, ignore_errors=True)
+
+    def __enter__(self) -> StoppableChromium:
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.close()

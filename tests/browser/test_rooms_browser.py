@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import time
 import zipfile
 
 import lab_harness as harness
@@ -31,8 +32,8 @@ def close_devices(browser):
             ctx.close()
 
 
-def wait_version(page, game: str, version: int) -> None:
-    page.wait_for_selector(f'[data-game="{game}"][data-version="{version}"]', state="attached", timeout=15_000)
+def wait_version(page, game: str, version: int, timeout: float = 15_000) -> None:
+    page.wait_for_selector(f'[data-game="{game}"][data-version="{version}"]', state="attached", timeout=timeout)
 
 
 def local_game(name: str, board: str):
@@ -176,19 +177,22 @@ def test_a_reloaded_page_comes_back_to_its_seat_and_a_restarted_server_has_every
         wait_version(pages[1], "gridlock", 3)
         assert pages[1].url == url and "Bob" in pages[1].locator(".gw-seat-name").inner_text()
         saved = download_games(teacher)
-        assert len(saved) == 2
+        assert len(saved) == 3 and "games.json" in saved  # two save files, and the players' names
         server.kill()  # by PID, SIGKILL: mid-class
+        for page in (pages[0], pages[1]):  # the open pages say so while they wait ...
+            page.locator(".gw-reconnect").filter(has_text="connection to the class was lost").wait_for(
+                timeout=20_000)
         server.start(args=[a for a in server.args if a not in ("--game", "gridlock", "--board", "4x4")])
-        assert server.codes == [code]
+        assert server.codes == [code]  # the same room, no second one
         teacher.goto(server.teacher_url)
         teacher.locator(".gw-room-panel").wait_for()
         assert download_games(teacher) == saved  # every game identical (to_json)
-        pages[1].reload()
-        wait_version(pages[1], "gridlock", 3)
+        for page in (pages[0], pages[1]):  # ... and come back by themselves, with nobody pressing reload
+            wait_version(page, "gridlock", 3, timeout=60_000)
+            page.locator(".gw-reconnect").wait_for(state="hidden", timeout=30_000)
         move = g.legal_moves()[0]
         pages[1].locator(f'[data-game="gridlock"] [data-cell="{move}"]').click()  # Bob plays on
-        pages[0].reload()  # Ann's page, open through the restart, reloads: her seat, the move in
-        wait_version(pages[0], "gridlock", 4)
+        wait_version(pages[0], "gridlock", 4)  # Ann's page, open through the restart, sees it
         assert "Ann" in pages[0].locator(".gw-seat-name").inner_text()
     finally:
         server.stop()
@@ -220,3 +224,247 @@ def test_the_dark_theme_reaches_the_students_board(browser, tmp_path):
         page.locator("[data-game]").first.wait_for()
         page.wait_for_function("!!document.querySelector('.v-application.theme--dark') && "
                                "!!document.querySelector('.gw-dark')")
+
+
+# -- no page can slow another ------------------------------------------------------------------------
+def _prepare_agent_room(db) -> None:
+    """A room where each student plays the agent, written before the server starts (the server opens its own room
+    beside it)."""
+    from gridwidgets.rooms import Rooms, Store
+
+    rooms = Rooms(Store(db))
+    rooms.create("gridlock", "4x4", pairing="agent", teacher_token=rooms.teacher_token)
+    rooms.store.close()
+
+
+def _version(page) -> int:
+    return int(page.locator("[data-game]").first.get_attribute("data-version"))
+
+
+def _timed(page, version: int, what: str, timeout_ms: int = 5_000) -> float:
+    """Wait (bounded) until ``page`` draws position ``version``; return the seconds it took."""
+    t0 = time.monotonic()
+    try:
+        wait_version(page, "gridlock", version, timeout=timeout_ms)
+    except Exception as exc:
+        raise AssertionError(f"{what}: not drawn within {timeout_ms / 1000:.0f} s while a page is stalled") from exc
+    return time.monotonic() - t0
+
+
+def test_a_stalled_page_after_a_flood_slows_nobody_and_shows_the_game_when_it_wakes(browser, tmp_path):
+    """Issue 25, item 1: a student's page floods the server with 2,000 widget updates,
+    then its browser is stopped (SIGSTOP, by PID: a laptop lid closed). The
+    opponent still sees every move, an agent in another room still answers, the
+    teacher's Undo, Pause and hand-over still work; resumed, the stalled page
+    shows the game as it stands."""
+    from rooms_harness import StoppableChromium
+
+    db = tmp_path / "class.sqlite"
+    _prepare_agent_room(db)
+    with RoomsServer(db, game="gridlock", board="4x4") as server, \
+            StoppableChromium(browser._pw) as laptop:
+        agent_code, code = server.codes
+        ann = join(browser, server, code, "Ann")  # X
+        sam_page = laptop.new_page()  # O, on the laptop that will be stopped
+        sam_page.goto(server.base + "/")
+        sam_page.locator(".gw-join-code input").fill(code)
+        sam_page.locator(".gw-join-name input").fill("Sam")
+        sam_page.locator(".gw-join").click()
+        cid = join(browser, server, agent_code, "Cid")  # alone against the agent, in the other room
+        teacher = teacher_page(browser, server)
+        for page in (ann, sam_page, cid):
+            wait_version(page, "gridlock", 0, timeout=30_000)
+        sam_page.evaluate("""() => { const b = document.querySelector('[data-game] [data-action="toggle-legal"]');
+                                     for (let i = 0; i < 2000; i++) b.click(); }""")
+        laptop.stop()
+        times = {}
+        try:
+            # the opponent's own moves, drawn on her page
+            ann.locator('[data-game="gridlock"] [data-cell="B2"]').click()
+            times["Ann's move on Ann's page"] = _timed(ann, 1, "Ann's move")
+            # the agent in the other room answers
+            cid.locator('[data-game="gridlock"] [data-cell="A1"]').click()
+            times["the agent's answer in another room"] = _timed(cid, 2, "the agent's answer", 15_000)
+            # the teacher's Undo of the stalled game, on Ann's page
+            card = teacher.locator(".gw-room-game").filter(has_text="Sam")
+            card.get_by_role("button", name="Undo").click()
+            times["the teacher's undo on Ann's page"] = _timed(ann, 2, "the teacher's undo")
+            # the teacher hands Sam's seat to the agent: the game goes on for Ann
+            ann.locator('[data-game="gridlock"] [data-cell="C3"]').click()
+            _timed(ann, 3, "Ann's second move")
+            card.get_by_role("button", name="Agent plays Sam").click()
+            times["the agent's move for Sam on Ann's page"] = _timed(ann, 4, "the agent playing Sam's seat", 15_000)
+            # the teacher's Pause reaches Ann, and her click is refused
+            teacher.locator(".gw-room-panel .gw-pause").click()
+            ann.locator(".gw-paused").wait_for(timeout=5_000)
+            teacher.locator(".gw-pause").filter(has_text=re.compile("Resume", re.I)).wait_for(timeout=10_000)
+            teacher.locator(".gw-pause").click()
+            ann.locator(".gw-paused").wait_for(state="detached", timeout=5_000)
+        finally:
+            laptop.resume()
+        print("while a page was stalled: " + ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in times.items()))
+        # the stalled page, resumed, shows the game as it stands
+        wait_version(sam_page, "gridlock", _version(ann), timeout=60_000)
+        sam_page.locator(".gw-handed").wait_for(timeout=30_000)
+        assert "agent plays your seat" in sam_page.locator(".gw-handed").inner_text()
+
+
+# -- the teacher's power is not in an address -------------------------------------------------------
+def test_the_teacher_token_leaves_the_address_and_the_projector_view_has_no_controls(browser, tmp_path):
+    with RoomsServer(tmp_path / "class.sqlite", game="gridlock", board="4x4") as server:
+        (code,) = server.codes
+        ann, _bob = join(browser, server, code, "Ann"), join(browser, server, code, "Bob")
+        teacher = teacher_page(browser, server)
+        assert teacher.url.endswith("/teacher") and "token" not in teacher.url
+        (cookie,) = [c for c in teacher.context.cookies() if c["name"] == "gw_teacher"]
+        assert cookie["httpOnly"] and cookie["sameSite"] == "Strict"
+        assert "gw_teacher" not in teacher.evaluate("document.cookie")
+        assert server.teacher_url.split("token=")[1] not in teacher.content()
+        # the projector view, opened from the teacher's page: the address, a QR code, the code, who joined, no control
+        with teacher.context.expect_page() as opened:
+            teacher.locator(".gw-projector-link").click()
+        projector = opened.value
+        projector.locator(".gw-big-code").filter(has_text=code).wait_for()
+        assert projector.url.endswith("/projector")
+        assert projector.locator(".gw-qr svg").count() == 1
+        assert server.base in projector.locator(".gw-address").inner_text()
+        projector.locator(".gw-joined").filter(has_text="Ann").filter(has_text="Bob").wait_for()
+        projector.locator(".gw-room-game").first.wait_for()
+        labels = [b.strip().lower() for b in projector.locator("button").all_inner_texts()]
+        assert labels == ["show results"], labels  # nothing that changes the class
+        ann.locator('[data-game="gridlock"] [data-cell="B2"]').click()
+        projector.locator(".gw-room-game").filter(has_text="to move: Bob").wait_for(timeout=10_000)  # live
+        # another device without the cookie: neither page
+        stranger = browser.browser.new_context().new_page()
+        for path in ("/teacher", "/projector", "/teacher?token=%C3%A9", "/teacher?token=" + "A" * 5000):
+            stranger.goto(server.base + path)
+            stranger.locator(".gw-not-teacher").wait_for()
+            text = stranger.locator("body").inner_text()
+            assert "Traceback" not in text and ".py" not in text
+            assert stranger.locator(".gw-room-game").count() == 0 and "token" not in stranger.url.split("?")[0]
+
+
+def test_the_teacher_renames_removes_and_hands_a_seat_to_the_agent_from_the_page(browser, tmp_path):
+    with RoomsServer(tmp_path / "class.sqlite", game="gridlock", board="4x4") as server:
+        (code,) = server.codes
+        ann, bob = join(browser, server, code, "Ann"), join(browser, server, code, "Bob")
+        teacher = teacher_page(browser, server)
+        teacher.get_by_text("Students: rename or remove").click()
+        row = teacher.locator(".gw-seat-row").filter(has_text="Bob")
+        row.get_by_role("button", name="Rename").click()
+        row = teacher.locator(".gw-seat-row").filter(has=teacher.get_by_role("button", name="Save"))
+        row.locator("input").fill("Robert")
+        row.get_by_role("button", name="Save").click()
+        ann.locator(".gw-you-play").filter(has_text="Robert").wait_for(timeout=10_000)
+        bob.locator(".gw-seat-name").filter(has_text="Robert").wait_for(timeout=10_000)
+        # Ann's laptop dies mid-game: the agent takes her seat, the game goes on
+        card = teacher.locator(".gw-room-game").first
+        card.get_by_role("button", name="Agent plays Ann").click()
+        ann.locator(".gw-handed").wait_for(timeout=10_000)
+        wait_version(bob, "gridlock", 1, timeout=15_000)  # the agent played X
+        ann.locator('[data-game="gridlock"] [data-cell="D4"]').click()
+        ann.locator('[data-game="gridlock"] [data-role="message"]').filter(has_text="agent plays your seat").wait_for()
+        teacher.locator(".gw-room-game").first.get_by_role("button", name="Ann plays again").click()
+        ann.locator(".gw-handed").wait_for(state="detached", timeout=10_000)
+        # Robert leaves: removed, his game goes on with the agent
+        teacher.locator(".gw-seat-row").filter(has_text="Robert").get_by_role("button", name="Remove").click()
+        bob.get_by_text("took this seat out of the room").first.wait_for(timeout=10_000)
+        assert bob.locator("[data-game]").count() == 0
+        teacher.locator(".gw-room-game").first.filter(has_text="Robert (agent)").wait_for(timeout=10_000)
+
+
+def test_end_class_closes_the_rooms_offers_the_downloads_and_retires_the_token(browser, tmp_path):
+    with RoomsServer(tmp_path / "class.sqlite", game="gridlock", board="4x4") as server:
+        (code,) = server.codes
+        ann, _bob = join(browser, server, code, "Ann"), join(browser, server, code, "Bob")
+        teacher = teacher_page(browser, server)
+        teacher.locator(".gw-end-class").click()
+        teacher.locator(".gw-end-class-confirm").click()
+        teacher.locator(".gw-class-ended").wait_for(timeout=10_000)
+        with teacher.expect_download() as info:
+            teacher.get_by_text("Download every game").click()
+        with zipfile.ZipFile(io.BytesIO(open(info.value.path(), "rb").read())) as archive:
+            assert "games.json" in archive.namelist()
+        ann.locator(".gw-closed").wait_for(timeout=10_000)
+        ann.locator('[data-game="gridlock"] [data-cell="B2"]').click()
+        ann.locator('[data-game="gridlock"] [data-role="message"]').filter(has_text="class has ended").wait_for()
+        other = browser.browser.new_context().new_page()
+        other.goto(server.teacher_url)  # the old token opens nothing any more
+        other.locator(".gw-not-teacher").filter(has_text="ended").wait_for()
+        joiner = browser.browser.new_context().new_page()
+        joiner.goto(f"{server.base}/?room={code}")
+        joiner.locator(".gw-join-name input").fill("Cat")
+        joiner.locator(".gw-join").click()
+        joiner.locator(".gw-join-error").filter(has_text="closed").wait_for()
+    # the same command again: told the class ended, nothing served, the file kept
+    again = RoomsServer(tmp_path / "class.sqlite")
+    with pytest.raises(RuntimeError, match="ended"):
+        again.start(timeout=60)
+
+
+def test_on_a_students_page_only_that_seats_cards_can_be_picked(browser, tmp_path):
+    with RoomsServer(tmp_path / "class.sqlite", game="blockfour") as server:
+        (code,) = server.codes
+        x, o = join(browser, server, code, "Xavier"), join(browser, server, code, "Olga")
+        for page in (x, o):
+            wait_version(page, "blockfour", 0, timeout=30_000)
+        x_cards_on_o = o.locator('[data-game="blockfour"] button[data-card][data-player="0"]')
+        assert x_cards_on_o.count() > 0
+        assert all(x_cards_on_o.nth(i).is_disabled() for i in range(x_cards_on_o.count()))
+        o_cards = o.locator('[data-game="blockfour"] button[data-card][data-player="1"]:not([disabled])')
+        assert o_cards.count() > 0  # O bids without waiting for X (a simultaneous choice)
+        o_cards.nth(0).click()
+        o_cards.nth(1).click()
+        o.locator('[data-game="blockfour"] .bf-lock').click()
+        o.locator('[data-game="blockfour"] [data-role="message"]').filter(has_text="Your choice").wait_for()
+        x.locator('[data-game="blockfour"] [data-role="status"]').filter(has_text="has bid").wait_for()
+
+
+# -- pages are let go ----------------------------------------------------------------------------------
+def _resources(server: RoomsServer) -> dict:
+    import urllib.request
+
+    with urllib.request.urlopen(server.base + "/resourcez", timeout=10) as r:
+        return json.loads(r.read())
+
+
+def test_pages_closed_without_unload_are_let_go_within_a_minute(browser, tmp_path):
+    """Each load of a student's page makes a kernel, a board and a thread on the
+    server; pages closed without their unload event (a laptop that sleeps, a
+    killed browser) are let go within a minute: no page kept, and the server's
+    threads (the operating system's count) back to where they were."""
+    import psutil
+
+    from gridwidgets.rooms import Rooms, Store
+
+    db = tmp_path / "class.sqlite"
+    rooms = Rooms(Store(db))
+    room = rooms.create("gridlock", "4x4", pairing="agent", teacher_token=rooms.teacher_token)
+    seat = room.join("Ann")
+    rooms.store.close()
+    with RoomsServer(db) as server:
+        url = f"{server.base}/?room={room.code}&seat={seat.token}"
+        process = psutil.Process(server.proc.pid)
+
+        def loads(n: int) -> None:
+            for _ in range(n):
+                ctx = browser.browser.new_context(viewport={"width": 1280, "height": 720})
+                page = ctx.new_page()
+                page.goto(url)
+                wait_version(page, "gridlock", 0, timeout=30_000)
+                page.close()  # no beforeunload: the server is not told
+                ctx.close()
+            assert _resources(server)["kernels"]["total"] > 0
+
+        def let_go() -> int:
+            deadline = time.monotonic() + 90
+            while _resources(server)["kernels"]["total"] and time.monotonic() < deadline:
+                time.sleep(1)
+            assert _resources(server)["kernels"]["total"] == 0, "pages kept after 90 s"
+            return process.num_threads()
+
+        loads(10)
+        first = let_go()
+        loads(10)
+        second = let_go()
+        assert second <= first + 2, f"threads grew from {first} to {second}"
