@@ -342,6 +342,9 @@ def test_a_students_board_shows_its_own_secret_choice_and_no_message_holds_the_o
         state.pop("version")
         return json.dumps(state, sort_keys=True)
 
+    # each page offers its own seat's choices (the bid node is simultaneous: O need not wait for X)
+    assert shown(bo)["legal"] == [str(m) for m in rg.game.legal_moves(1)]
+    assert shown(bx)["legal"] == [str(m) for m in rg.game.legal_moves(0)]
     first, second = (str(m) for m in rg.game.legal_moves(0)[:2])
     assert bx.handle_intent({"type": "play", "move": first, "player": 0, "version": rg.game.version})
     assert first in shown(bx)["message"] and bx.state["message_kind"] == "info"  # X sees X's own choice

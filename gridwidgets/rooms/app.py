@@ -69,6 +69,16 @@ _CSS = """
 .gw-qr { background: #fff; padding: 8px; border-radius: 8px; line-height: 0; }
 .gw-qr svg { width: clamp(140px, 22vw, 260px); height: auto; }
 .gw-link { font-weight: 600; }
+.gw-choice { margin: 4px 0; }
+.gw-choice-label { font-size: 14px; font-weight: 600; margin: 0 0 2px; }
+.gw-rooms .v-btn.v-btn--contained.warning { background-color: #92400e !important; color: #fff !important; }
+.gw-rooms .v-btn.v-btn--contained.success { background-color: #166534 !important; color: #fff !important; }
+.gw-rooms .v-btn.v-btn--contained.primary { background-color: #1565c0 !important; color: #fff !important; }
+.gw-rooms .v-btn.error--text { color: #b91c1c !important; caret-color: #b91c1c !important; }
+.theme--dark .gw-rooms .v-btn.error--text { color: #fca5a5 !important; caret-color: #fca5a5 !important; }
+.gw-seats { margin: 4px 0 8px; }
+.gw-choice .v-btn, .gw-seats-toggle.v-btn, .gw-open-toggle.v-btn { text-transform: none; letter-spacing: normal; }
+.gw-seats-toggle.v-btn, .gw-open-toggle.v-btn { align-self: flex-start; }
 """
 #: the watcher's script (:class:`ConnectionWatch`): says the connection is lost, reloads once the server answers
 _WATCH_ESM = r"""
@@ -427,19 +437,23 @@ def TeacherView(rooms: Rooms, session: str, on_end: Any) -> None:
                 solara.Button("Keep the class going", on_click=lambda: set_confirm_end(False), outlined=True)
     if error:
         solara.Error(error)
-    OpenRoom(rooms, key, set_selected)
-    if not all_rooms:
-        solara.Info("No room yet: open one above.")
-        return
-    codes = [r.code for r in all_rooms]
-    solara.ToggleButtonsSingle(value=selected if selected in codes else codes[-1], values=codes,
-                               on_value=set_selected, classes=["gw-room-tabs"])
-    room = rooms.room(selected if selected in codes else codes[-1])
-    RoomPanel(room, key, rooms, version)
+    if all_rooms:
+        codes = [r.code for r in all_rooms]
+        if len(codes) > 1:
+            solara.ToggleButtonsSingle(value=selected if selected in codes else codes[-1], values=codes,
+                                       on_value=set_selected, classes=["gw-room-tabs"])
+        room = rooms.room(selected if selected in codes else codes[-1])
+        RoomPanel(room, key, rooms, version)
+    else:
+        solara.Info("No room yet: open one below.")
+    OpenRoom(rooms, key, set_selected, start_open=not all_rooms)
 
 
 @solara.component
-def OpenRoom(rooms: Rooms, key: Callable[[], str], on_open: Any) -> None:
+def OpenRoom(rooms: Rooms, key: Callable[[], str], on_open: Any, start_open: bool = False) -> None:
+    """Another room (another game, board or pairing): behind a button, the room
+    the server opened being the one a lesson mostly needs."""
+    shown, set_shown = solara.use_state(start_open)
     menu = games_menu()
     game, set_game = solara.use_state(next(iter(menu)))
     boards = list(menu[game].boards)
@@ -456,20 +470,41 @@ def OpenRoom(rooms: Rooms, key: Callable[[], str], on_open: Any) -> None:
         room = rooms.create(game, board if board in menu[game].boards else None, pairing=pairing, agent=agent,
                             teacher_token=key())
         set_error("")
+        set_shown(False)
         on_open(room.code)
 
+    if not shown:
+        solara.Button("Open another room", on_click=lambda: set_shown(True), outlined=True,
+                      classes=["gw-open-toggle"], attributes={"aria-expanded": "false"})
+        return
     with solara.Card("Open a room", classes=["gw-open-room"]):
-        with solara.Row(style={"flex-wrap": "wrap", "gap": "12px"}):
-            solara.Select("Game", value=game, values=list(menu), on_value=pick_game)
-            solara.Select("Board", value=board if board in boards else boards[0], values=boards, on_value=set_board)
-            solara.Select("Pairing", value=pairing, values=list(PAIRINGS), on_value=set_pairing)
-            solara.Select("Agent (odd one out, or every seat)", value=agent, values=list(AGENTS),
-                          on_value=set_agent)
-        solara.Text(f"{menu[game].label}: {menu[game].boards[board].label if board in menu[game].boards else ''}. "
-                    f"{PAIRING_LABELS[pairing]}; agent: {AGENTS[agent].label}.", classes=["gw-room-note"])
-        solara.Button("Open room", on_click=_safe(open_room, set_error), color="primary", classes=["gw-open"])
+        Choice("Game", game, {k: c.label for k, c in menu.items()}, pick_game, "gw-pick-game")
+        Choice("Board", board if board in boards else boards[0], {k: menu[game].boards[k].label for k in boards},
+               set_board, "gw-pick-board")
+        Choice("Pairing", pairing, PAIRING_LABELS, set_pairing, "gw-pick-pairing")
+        Choice("Agent (the odd one out, or every seat)", agent, {k: a.label for k, a in AGENTS.items()}, set_agent,
+               "gw-pick-agent")
+        with solara.Row(style={"gap": "12px"}):
+            solara.Button("Open room", on_click=_safe(open_room, set_error), color="primary", classes=["gw-open"])
+            solara.Button("Cancel", on_click=lambda: set_shown(False), text=True)
         if error:
             solara.Error(error)
+
+
+@solara.component
+def Choice(label: str, value: str, options: dict[str, str], on_value: Any, cls: str) -> None:
+    """One choice of a few, as a row of buttons (one pressed) under its label:
+    readable on a projector, one click, and plain buttons for a screen reader."""
+    labels = list(options.values())
+    keys = list(options)
+
+    def pick(shown: str) -> None:
+        on_value(keys[labels.index(shown)])
+
+    with solara.Div(classes=["gw-choice", cls]):
+        solara.HTML(tag="p", unsafe_innerHTML=escape(label), classes=["gw-choice-label"])
+        solara.ToggleButtonsSingle(value=options.get(value, labels[0]), values=labels, on_value=pick,
+                                   mandatory=True, dense=True)
 
 
 def _picture(rg: RoomGame) -> str:
@@ -537,11 +572,16 @@ def Seats(room: Room, key: Callable[[], str], version: Any) -> None:
     waiting = [s.name for s in room.waiting()]
     solara.HTML(tag="p", unsafe_innerHTML=f"{len(names)} student{'s' if len(names) != 1 else ''}"
                 + (f" · waiting: {_names(waiting)}" if waiting else ""), classes=["gw-seated"])
+    open_, set_open = solara.use_state(False)
     if not room.seats:
         return
-    with solara.Details("Students: rename or remove", expand=False):
-        for seat in list(room.seats.values()):
-            SeatRow(room, seat.token, seat.name, key)
+    solara.Button(("Hide the students" if open_ else "Students: rename or remove"), text=True,
+                  on_click=lambda: set_open(not open_), classes=["gw-seats-toggle"],
+                  attributes={"aria-expanded": "true" if open_ else "false"})
+    if open_:
+        with solara.Div(classes=["gw-seats"]):
+            for seat in list(room.seats.values()):
+                SeatRow(room, seat.token, seat.name, key)
 
 
 @solara.component

@@ -248,7 +248,7 @@ class GameWidget(anywidget.AnyWidget):
         steps = g.steps
         future_steps = g.future_steps
         last = steps[-1].decision if steps else None
-        legal = g.legal_moves()
+        legal = g.legal_moves(self._mover())
         generic = not type(g).frontend_layer
         state: dict[str, Any] = {
             "game": g.game_id,
@@ -290,6 +290,17 @@ class GameWidget(anywidget.AnyWidget):
             state["scene"] = g.scene().to_dict()
             state["targets"] = [_target(m) for m in legal]
         return state
+
+    def _mover(self) -> int | None:
+        """Whose legal moves this page shows: the player to act, unless people
+        do not play it from this page while another player of this page also
+        acts now (a simultaneous node seen from the other seat's page)."""
+        g = self._game
+        p = g.current_player
+        if p is None or p in self._people:
+            return p
+        mine = [q for q in g.players_to_move if q in self._people]
+        return mine[0] if mine else p
 
     def contract(self) -> dict[str, Any]:
         """What the page must know of this game and of the widget's limits, decided

@@ -178,18 +178,24 @@ def test_a_reloaded_page_comes_back_to_its_seat_and_a_restarted_server_has_every
         assert pages[1].url == url and "Bob" in pages[1].locator(".gw-seat-name").inner_text()
         saved = download_games(teacher)
         assert len(saved) == 3 and "games.json" in saved  # two save files, and the players' names
+        for page in (pages[0], pages[1], teacher):
+            page.evaluate("window.__beforeRestart = true")
         server.kill()  # by PID, SIGKILL: mid-class
         for page in (pages[0], pages[1]):  # the open pages say so while they wait ...
             page.locator(".gw-reconnect").filter(has_text="connection to the class was lost").wait_for(
                 timeout=20_000)
         server.start(args=[a for a in server.args if a not in ("--game", "gridlock", "--board", "4x4")])
         assert server.codes == [code]  # the same room, no second one
-        teacher.goto(server.teacher_url)
-        teacher.locator(".gw-room-panel").wait_for()
+        # every page open through the restart comes back by itself, with nobody pressing reload (a new page:
+        # the server that drew the old one is gone); the teacher's too (its session is in the database)
+        for page in (pages[0], pages[1], teacher):
+            page.wait_for_function("!window.__beforeRestart && window.solara && window.solara.debug && "
+                                   "window.solara.debug.connectionStatus === 'connected'", timeout=90_000)
+        teacher.locator(".gw-room-panel").wait_for(timeout=60_000)
         assert download_games(teacher) == saved  # every game identical (to_json)
-        for page in (pages[0], pages[1]):  # ... and come back by themselves, with nobody pressing reload
+        for page in (pages[0], pages[1]):
             wait_version(page, "gridlock", 3, timeout=60_000)
-            page.locator(".gw-reconnect").wait_for(state="hidden", timeout=30_000)
+            assert page.locator(".gw-reconnect").is_hidden()
         move = g.legal_moves()[0]
         pages[1].locator(f'[data-game="gridlock"] [data-cell="{move}"]').click()  # Bob plays on
         wait_version(pages[0], "gridlock", 4)  # Ann's page, open through the restart, sees it
@@ -468,3 +474,68 @@ def test_pages_closed_without_unload_are_let_go_within_a_minute(browser, tmp_pat
         loads(10)
         second = let_go()
         assert second <= first + 2, f"threads grew from {first} to {second}"
+
+
+# -- what the pages look like, and axe-core on them ----------------------------------------------------------
+AXE = harness.REPO_ROOT / "node_modules" / "axe-core" / "axe.min.js"
+SCREENSHOTS = harness.REPO_ROOT / "docs" / "images" / "rooms"
+
+
+def _axe(page, what: str) -> None:
+    """axe-core on the page's own content: no serious or critical violation, and the
+    contrast rule really looked at the page (not a clipped, empty scan)."""
+    page.add_script_tag(path=str(AXE))
+    found = page.evaluate("""async () => {
+        const r = await axe.run(document.querySelector('#app') || document.body,
+                                {resultTypes: ['violations', 'passes']});
+        const contrast = r.passes.concat(r.violations).filter(x => x.id === 'color-contrast')
+                                 .reduce((n, x) => n + x.nodes.length, 0);
+        return {contrast, bad: r.violations.filter(v => ['serious', 'critical'].includes(v.impact))
+                .map(v => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map(n => n.target.join(' ') + ' '
+                     + n.html.slice(0, 80) + ' ' + ((n.any[0] || {}).message || '')).join('; ')}`)};
+    }""")
+    assert not found["bad"], f"{what}: " + "\\n".join(found["bad"])
+    assert found["contrast"] >= 5, f"{what}: the contrast rule looked at {found['contrast']} nodes only"
+
+
+@pytest.mark.skipif(not AXE.exists(), reason="needs axe-core from npm (npm ci)")
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_the_rooms_pages_pass_axe_in_both_themes_on_a_projector_and_a_phone(browser, tmp_path, theme):
+    import os
+
+    update = os.environ.get("GRIDWIDGETS_UPDATE_SCREENSHOTS") == "1"
+    server = RoomsServer(tmp_path / "class.sqlite", game="blockfour")
+    server.args += ["--theme", theme]
+    with server:
+        (code,) = server.codes
+        x = join(browser, server, code, "Xavier")
+        ctx = browser.browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+        ctx.set_default_timeout(30_000)
+        phone = ctx.new_page()
+        phone.goto(f"{server.base}/?room={code}")
+        phone.locator(".gw-join-name input").fill("Olga")
+        phone.locator(".gw-join").tap()
+        phone.wait_for_function("location.search.includes('seat=')")
+        for page in (x, phone):
+            wait_version(page, "blockfour", 0, timeout=30_000)
+        cards = x.locator('[data-game="blockfour"] button[data-card][data-player="0"]:not([disabled])')
+        cards.nth(0).click()
+        cards.nth(1).click()
+        x.locator('[data-game="blockfour"] .bf-lock').click()
+        x.locator('[data-game="blockfour"] [data-role="message"]').filter(has_text="Your choice").wait_for()
+        teacher = teacher_page(browser, server)
+        with teacher.context.expect_page() as opened:
+            teacher.locator(".gw-projector-link").click()
+        projector = opened.value
+        projector.set_viewport_size({"width": 1280, "height": 720})
+        projector.locator(".gw-big-code").wait_for()
+        projector.locator(".gw-joined").filter(has_text="Olga").wait_for()
+        if theme == "dark":
+            for page in (x, phone, teacher, projector):
+                page.wait_for_function("!!document.querySelector('.v-application.theme--dark')")
+        for page, what in ((x, "student"), (phone, "phone"), (teacher, "teacher"), (projector, "projector")):
+            page.wait_for_load_state("networkidle")
+            _axe(page, f"{what}, {theme}")
+            if update:
+                SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+                page.screenshot(path=str(SCREENSHOTS / f"{what}_{theme}.png"), full_page=what == "teacher")

@@ -173,7 +173,7 @@ def test_bf_board_has_nine_fields_and_the_panel(bf):
     table0 = page.locator('.bf-player[data-player="0"] [data-where="table"]')
     expect(table0).to_have_count(2)
     expect(card(page, "L", 0)).to_have_attribute("data-where", "table")
-    expect(card(page, "L", 0)).to_have_attribute("aria-label", "L card, 2, on the table")
+    expect(card(page, "L", 0)).to_have_attribute("aria-label", "2 L card, on the table")
     expect(card(page, "T", 0).locator(".bf-num")).to_have_text("4")
     assert card(page, "T", 0).locator(".bf-shape rect").count() == 4
     expect(page.locator('.bf-player[data-player="1"] [data-where="hand"]')).to_have_count(5)

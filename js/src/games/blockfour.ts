@@ -186,7 +186,8 @@ const DEFAULT_SHAPES: Record<string, Offsets> = {
 /** A card: its number and its shape. `button` for a hand card that may be clicked. */
 function card(e: BfExtra, shape: string, player: number, where: "hand" | "table" | "bid", button: boolean): HTMLElement {
   const n = e.cardNumbers[shape] ?? SHAPES.indexOf(shape) + 1;
-  const label = `${shape} card, ${n}${where === "table" ? ", on the table" : ""}`;
+  // the name begins with what the card shows, number then letter (WCAG 2.5.3, label in name)
+  const label = `${n} ${shape} card${where === "table" ? ", on the table" : ""}`;
   const el = button
     ? html("button", { type: "button", class: "bf-card", "data-lm-suppress-shortcuts": "true" })
     : html("span", { class: "bf-card", role: "img" });
@@ -197,11 +198,13 @@ function card(e: BfExtra, shape: string, player: number, where: "hand" | "table"
   setAttr(el, "title", label);
   el.classList.add(`bf-${where}`);
   html("span", { class: "bf-num", "aria-hidden": "true" }, String(n), el);
+  el.append(" ");  // (a flex box lays out no space: it only keeps "1 I" apart as text)
   const cells = cardCells(e, shape);
   const h = Math.max(...cells.map((p) => p[0] + 1));
   const w = Math.max(...cells.map((p) => p[1] + 1));
   const sq = Math.max(5, Math.min(8, Math.floor(Math.min(28 / w, 28 / h))));  // readable when projected
   el.appendChild(shapeIcon(cells, sq));
+  el.append(" ");
   html("span", { class: "bf-letter", "aria-hidden": "true" }, shape, el);
   return el;
 }
