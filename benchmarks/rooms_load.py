@@ -20,8 +20,11 @@ the pages show.
   refused). A finished game starts again with the same two students as soon
   as half the room is done (the teacher's *Next round*).
 * **Real pages**: the teacher's page (every game of the load room live) and
-  two student pages (two Chromium contexts) playing each other in a second
-  room. Student A clicks every 2 s; the time from the move being written on
+  four student pages: two (two Chromium contexts) playing each other in a
+  second room, and in a third room a page that **floods** the server (200
+  widget updates every 3 s) against a page whose browser is **stalled**
+  (a Chromium of its own, its processes stopped by SIGSTOP for the whole
+  run, as a laptop lid closed). Student A clicks every 2 s; the time from the move being written on
   the server (the store's write returning, ``time.time()``) to the opponent's
   page showing it (a ``MutationObserver`` on the board's ``data-version``,
   ``performance.timeOrigin + performance.now()``; same machine clock) is the
@@ -29,9 +32,12 @@ the pages show.
 * **Nothing lost**: every move the server acknowledged is in its game, and a
   fresh :class:`~gridwidgets.rooms.Rooms` read from the SQLite file has every
   game identical (``to_json``).
+* **Resources**: this process's threads (the operating system's count) and
+  memory (RSS) once every page is open, and again at the end of the load.
 
-Prints latency p50/p95/max during the load, the move rate, refusals, and the
-check. Every wait is bounded.
+Prints latency p50/p95/max during the load, the move rate, refusals, pages
+dropped (the stalled one), threads and memory, and the check. Every wait is
+bounded.
 """
 
 from __future__ import annotations
@@ -50,10 +56,23 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "browser"))
 
 import lab_harness as harness  # noqa: E402
+from rooms_harness import StoppableChromium  # noqa: E402
 
 from gridwidgets.core.errors import IllegalMoveError  # noqa: E402
 from gridwidgets.rooms import RoomError, Rooms, Store  # noqa: E402
+from gridwidgets.rooms import server as rooms_server  # noqa: E402
 from gridwidgets.rooms.server import make_server  # noqa: E402
+
+FLOOD = """() => { const b = document.querySelector('[data-game] [data-action="toggle-legal"]');
+                   for (let i = 0; i < 200; i++) b.click(); }"""
+
+
+def resources() -> tuple[int, float]:
+    """This process's threads (the operating system's count) and resident memory, MB."""
+    import psutil
+
+    me = psutil.Process()
+    return me.num_threads(), me.memory_info().rss / 1e6
 
 WATCH = """
 () => {
@@ -157,6 +176,7 @@ def main() -> int:
     for k in range(args.students):
         load.join(f"Student {k + 1}")
     pair = rooms.create("gridlock", args.board, teacher_token=rooms.teacher_token)
+    rough = rooms.create("gridlock", args.board, teacher_token=rooms.teacher_token)  # the flooding and stalled pages
     port = harness.free_port()
     server = make_server(rooms, "127.0.0.1", port)
     thread = threading.Thread(target=server.run, name="uvicorn", daemon=True)
@@ -170,19 +190,26 @@ def main() -> int:
     stored: dict[int, float] = {}  # version of the measured game -> time written on the server
     latencies: list[float] = []
     click_latencies: list[float] = []
-    with harness.Browser(viewport=(1280, 720)) as browser:
+
+    def join(browser, code: str, name: str):
+        page = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
+        page.goto(f"{base}/?room={code}")
+        page.locator(".gw-join-name input").fill(name)
+        page.locator(".gw-join").click()
+        page.wait_for_function("location.search.includes('seat=')", timeout=30_000)
+        return page
+
+    with harness.Browser(viewport=(1280, 720)) as browser, StoppableChromium(browser._pw) as laptop:
         teacher = browser.browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
         teacher.goto(f"{base}/teacher?token={rooms.teacher_token}")
         teacher.locator(".gw-room-panel").wait_for(timeout=60_000)
         teacher.locator(".gw-room-tabs button").first.click()  # the load room: 30 live cards
-        pages = []
-        for name in ("Ann", "Bob"):
-            page = browser.browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
-            page.goto(f"{base}/?room={pair.code}")
-            page.locator(".gw-join-name input").fill(name)
-            page.locator(".gw-join").click()
-            page.wait_for_function("location.search.includes('seat=')", timeout=30_000)
-            pages.append(page)
+        pages = [join(browser.browser, pair.code, name) for name in ("Ann", "Bob")]
+        flooder = join(browser.browser, rough.code, "Flo")
+        stalled = join(laptop.browser, rough.code, "Sam")
+        for page in (flooder, stalled):
+            page.locator('[data-game="gridlock"]').wait_for(timeout=30_000)
+        laptop.stop()  # Sam's laptop: stopped for the whole run
         rg = pair.games[0]
         save_game = rooms.store.save_game
 
@@ -195,11 +222,19 @@ def main() -> int:
         for page in pages:
             page.locator('[data-game="gridlock"]').wait_for(timeout=30_000)
             page.evaluate(WATCH)
+        threads_before, memory_before = resources()
+        closed_before = rooms_server.STATS.closed
         students = Students(load, args.seconds)
         students.start()
         t_end = time.monotonic() + args.seconds
         rnd = random.Random(1)
+        next_flood = time.monotonic()
+        floods = 0
         while time.monotonic() < t_end:
+            if time.monotonic() >= next_flood:
+                flooder.evaluate(FLOOD)
+                floods += 1
+                next_flood = time.monotonic() + 3.0
             g = rg.game
             if g.is_over:
                 with g.lock:
@@ -221,7 +256,10 @@ def main() -> int:
             time.sleep(args.click_every)
         students.stop_event.set()
         students.join(timeout=10)
+        threads_after, memory_after = resources()
+        closed_during = rooms_server.STATS.closed - closed_before
         teacher.screenshot(path=str(folder / "teacher_under_load.png"))
+        laptop.resume()
 
     # nothing lost: every acknowledged move is in its game, and the file holds every game as it is
     lost = sum(max(0, n - len(load.game(gid).game.history)) for gid, n in students.acknowledged.items())
@@ -237,6 +275,13 @@ def main() -> int:
           f"p95 {pct(latencies, 0.95):.1f} ms, max {max(latencies):.1f} ms")
     print(f"click-to-update: p50 {statistics.median(click_latencies):.1f} ms, p95 {pct(click_latencies, 0.95):.1f} ms")
     print(f"lost moves: {lost}; the SQLite file equals every game in memory: {same}")
+    stats = rooms_server.STATS
+    dropped = ", ".join(f"{n} ({cause})" for cause, n in stats.dropped.items()) or "none"
+    print(f"the flooding page sent {floods * 200} widget updates in {floods} bursts; connections opened "
+          f"{stats.opened}, closed {closed_during} during the load (the stalled page's, its pings unanswered); "
+          f"dropped for not reading: {dropped}; largest queue to one page {stats.largest_queue / 1000:.0f} kB")
+    print(f"threads (OS) {threads_before} -> {threads_after}; "
+          f"memory (RSS) {memory_before:.0f} -> {memory_after:.0f} MB")
     print(f"teacher's page under load: {folder / 'teacher_under_load.png'}")
     return 0 if lost == 0 and same else 1
 

@@ -291,3 +291,14 @@ def test_lan_address_is_not_loopback_or_says_why():
         import ipaddress
 
         assert not ipaddress.ip_address(address).is_loopback
+
+
+@pytest.mark.parametrize("search", ["", "room=ABCDE&seat=x", "a" * 10_000, "room=%C3%A9&seat=%FF%FE", "&" * 500,
+                                    "=" * 300, "room=" + "%00" * 100, ";;;", None, 42])
+def test_a_pages_query_string_of_any_shape_is_read_without_error(search):
+    from types import SimpleNamespace
+
+    from gridwidgets.rooms.app import _query
+
+    got = _query(SimpleNamespace(search=search))
+    assert isinstance(got, dict) and all(len(v) <= 64 for v in got.values())

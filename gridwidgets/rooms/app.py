@@ -83,6 +83,9 @@ _CSS = """
 #: the watcher's script (:class:`ConnectionWatch`): says the connection is lost, reloads once the server answers
 _WATCH_ESM = r"""
 function render({ el }) {
+  // Solara's page forbids zooming (user-scalable=no): a phone must be able to pinch-zoom (WCAG 1.4.4)
+  const meta = document.querySelector('meta[name="viewport"]');
+  if (meta) meta.setAttribute("content", "width=device-width, initial-scale=1");
   const bar = document.createElement("div");
   bar.className = "gw-reconnect";
   bar.setAttribute("role", "status");
@@ -123,7 +126,8 @@ class ConnectionWatch(anywidget.AnyWidget):
     """Every page's watcher of its connection to the server: while it is lost,
     a banner says so (and that the seat and game are kept); once the server
     answers again and the connection has not come back by itself, the page
-    reloads and draws everything as it stands."""
+    reloads and draws everything as it stands. It also lets a phone zoom the
+    page (Solara's template forbids it)."""
 
     _esm = _WATCH_ESM
     kind = traitlets.Unicode("watch").tag(sync=True)

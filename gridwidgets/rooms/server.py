@@ -8,12 +8,12 @@ load benchmark, the tests).
 What keeps one page from slowing the others:
 
 - **Sending never blocks.** Everything sent to a page goes into that page's
-  own queue (:class:`BoundedWebsocket`, installed as Solara's websocket
+  own queue (``BoundedWebsocket``, installed as Solara's websocket
   wrapper), which one task of the event loop drains. A page that does not read
   for :data:`SEND_TIMEOUT` seconds, or whose queue passes
   :data:`MAX_QUEUED_BYTES`, is dropped: its connection is cut, the game's
   other pages, the agents and the teacher go on. When it wakes it reconnects
-  and draws the game as it stands (the pages' watcher: :mod:`gridwidgets.rooms.app`).
+  and draws the game as it stands (the pages' watcher, in ``gridwidgets.rooms.app``).
 - **No send under a game's lock** (:class:`~gridwidgets.rooms.board.Fanout`).
 - **Agents of different games never wait for each other**: each agent move is
   chosen in a thread of its own (:class:`AgentRunner`), at most one per game.
@@ -57,6 +57,7 @@ __all__ = [
     "current_rooms",
     "lan_address",
     "make_server",
+    "open_rooms",
     "page_info",
     "serve_rooms",
     "student_url",
@@ -136,12 +137,15 @@ def _remember_page(kernel_id: str, info: PageInfo) -> None:
 
 # -- sending to a page: queued, bounded, never blocking -----------------------------------------
 class _Stats:
-    """Counts for the benchmarks and the tests: connections opened, pages
-    dropped (by cause), and the largest queue seen (bytes)."""
+    """Counts for the benchmarks and the tests: connections opened and closed,
+    pages dropped by this server (by cause; a page that stops answering pings
+    is closed by uvicorn, and counts as closed only), and the largest queue
+    seen (bytes)."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.opened = 0
+        self.closed = 0
         self.dropped: dict[str, int] = {}
         self.largest_queue = 0
 
@@ -296,6 +300,8 @@ def _make_bounded() -> type:
             try:
                 return await super().receive()
             except BaseException:  # the page is gone (or the server stops): nothing more to send it
+                with STATS.lock:
+                    STATS.closed += 1
                 with contextlib.suppress(RuntimeError):
                     self.event_loop.call_soon_threadsafe(self._stop_tasks)
                 raise

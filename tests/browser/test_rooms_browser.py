@@ -494,7 +494,9 @@ def _axe(page, what: str) -> None:
                 .map(v => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map(n => n.target.join(' ') + ' '
                      + n.html.slice(0, 80) + ' ' + ((n.any[0] || {}).message || '')).join('; ')}`)};
     }""")
-    assert not found["bad"], f"{what}: " + "\\n".join(found["bad"])
+    assert not found["bad"], f"{what}: " + "\n".join(found["bad"])
+    viewport = page.evaluate("document.querySelector('meta[name=viewport]').content")
+    assert "user-scalable=no" not in viewport and "maximum-scale=1" not in viewport, f"{what}: no zoom: {viewport}"
     assert found["contrast"] >= 5, f"{what}: the contrast rule looked at {found['contrast']} nodes only"
 
 
