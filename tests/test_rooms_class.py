@@ -78,7 +78,7 @@ def test_a_name_of_any_size_is_refused_quickly_without_echoing_it():
 
 @pytest.mark.parametrize(("name", "other"), [
     ("Ann", "Ann"), ("ann", "ANN"), ("\u0410nn", "Ann"),  # Cyrillic А
-    ("Ann\u200d", "Ann"), ("Аnn", "ann"), ("0liver", "Oliver"), ("rn", "m"),
+    ("Ann\u200d", "Ann"), ("Аnn", "ann"), ("0liver", "Oliver"), ("Ian", "lan"), ("ＡＮＮ", "ann"),
 ])
 def test_look_alike_names_are_found_by_unicodes_confusables(name, other):
     assert look_alike(name, ["Bob", other]) == other
@@ -87,6 +87,7 @@ def test_look_alike_names_are_found_by_unicodes_confusables(name, other):
 def test_different_names_do_not_look_alike():
     assert look_alike("Anna", ["Ann", "Hanna", "Bob"]) is None
     assert look_alike("李小龙", ["李小虎"]) is None
+    assert look_alike("Zoë", ["Zoe"]) is None  # an accent makes another name
 
 
 def test_a_room_refuses_a_duplicate_or_look_alike_name_and_seats_nobody(rooms):

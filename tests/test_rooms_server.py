@@ -8,15 +8,17 @@ test_rooms_browser.py) run the same pieces for real."""
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import threading
 import time
 
 import pytest
 
-pytest.importorskip("solara")
-
 from gridwidgets.rooms import Rooms, Store
 from gridwidgets.rooms import server as rooms_server
+
+# (Solara's server is never imported in this process: it patches ipywidgets for every test after it)
+pytestmark = pytest.mark.skipif(importlib.util.find_spec("solara") is None, reason="needs the rooms extra (Solara)")
 
 
 @pytest.fixture
@@ -86,17 +88,21 @@ def loop():
 
 
 def _bounded(loop, page):
-    cls = rooms_server._make_bounded()
+    """The server's sending to ``page`` (the queue Solara's websocket wrapper gets in the server; made here
+    without Solara's server, whose import changes ipywidgets for the whole process)."""
 
     async def make():
-        return cls(page, None)
+        queue = rooms_server.PageQueue()
+        queue._start_queue(page, asyncio.get_running_loop())
+        return queue
 
     return asyncio.run_coroutine_threadsafe(make(), loop).result(timeout=10)
 
 
-def test_sending_to_a_page_that_reads_nothing_never_blocks_and_the_page_is_dropped(loop, monkeypatch):
-    from solara.server.websocket import WebSocketDisconnect
+WebSocketDisconnect = rooms_server.PageQueue.disconnect_error
 
+
+def test_sending_to_a_page_that_reads_nothing_never_blocks_and_the_page_is_dropped(loop, monkeypatch):
     monkeypatch.setattr(rooms_server, "SEND_TIMEOUT", 0.5)
     page = _StalledPage()
     ws = _bounded(loop, page)
@@ -119,8 +125,6 @@ def test_sending_to_a_page_that_reads_nothing_never_blocks_and_the_page_is_dropp
 
 
 def test_a_page_whose_queue_passes_its_bound_is_dropped_at_once(loop, monkeypatch):
-    from solara.server.websocket import WebSocketDisconnect
-
     monkeypatch.setattr(rooms_server, "MAX_QUEUED_BYTES", 50_000)
     page = _StalledPage()
     ws = _bounded(loop, page)

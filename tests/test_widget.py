@@ -177,3 +177,38 @@ def test_widget_options_pass_through():
     assert w.show_forbidden is False
     with pytest.raises(TypeError):
         gw.GridlockWidget("not a game")
+
+
+_FREED = """
+import gc, weakref
+import gridwidgets as gw
+from gridwidgets.rooms import Rooms, Store
+from gridwidgets.rooms.board import fanout, room_board
+
+g = gw.Gridlock()
+made = [weakref.ref(g.widget()) for _ in range(3)] + [weakref.ref(gw.side_by_side(gw.Gridlock()))]
+rooms = Rooms(Store(":memory:"))
+room = rooms.create("gridlock", pairing="agent")
+rg, _ = room.game_of(room.join("Ann").token)
+board = room_board(room, rg, 0)
+room.play(next(iter(room.seats)), "B2")
+assert fanout.wait_idle(10)
+made.append(weakref.ref(board))
+for ref in made:
+    ref().close()
+del board
+gc.collect()
+print([type(ref()).__name__ for ref in made if ref() is not None])
+"""
+
+
+def test_a_closed_widget_is_freed():
+    """anywidget would tie every widget of a class whose code is a file to that
+    file's watcher: nothing made per page (the classroom rooms make a board per
+    page load) could ever be freed. (A fresh interpreter: other tests import
+    Solara's server, which keeps widgets of its own.)"""
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", _FREED], capture_output=True, text=True, timeout=120, check=True)
+    assert out.stdout.strip() == "[]", f"still alive after close: {out.stdout.strip()}"

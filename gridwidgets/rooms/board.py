@@ -90,6 +90,7 @@ class Fanout:
                     self.sent += 1
                 except Exception as exc:  # one page's failure must not stop the others
                     print(f"a room page's update failed: {type(exc).__name__}: {str(exc)[:120]}", file=sys.stderr)
+            boards = board = None  # a closed page's board is not kept alive by this thread while it waits
 
     def wait_idle(self, timeout: float = 10.0) -> bool:
         """Wait until every marked board is up to date (at most ``timeout`` seconds); return whether it is."""

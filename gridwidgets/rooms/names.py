@@ -11,18 +11,20 @@ as another), private-use and unassigned code points, and more than
 :data:`MAX_NAME` characters.
 
 In one room no two names may look alike: the same letters in another case,
-or confusable per Unicode's confusables table (UTS #39, from the
-``confusables`` package: a Cyrillic ``Аnn`` is Latin ``Ann``), so a student
+or the same letters up to look-alike characters per Unicode's confusables
+table (UTS #39, as the ``confusable-homoglyphs`` package carries it: a
+Cyrillic ``Аnn`` is Latin ``Ann``, ``0liver`` is ``Oliver``), so a student
 cannot pose as another.
 """
 
 from __future__ import annotations
 
+import threading
 import unicodedata
 from collections.abc import Iterable
 from typing import Any
 
-__all__ = ["MAX_MARKS", "MAX_NAME", "clean_name", "look_alike"]
+__all__ = ["MAX_MARKS", "MAX_NAME", "clean_name", "look_alike", "skeleton"]
 
 #: the longest display name, in characters (an emoji sequence counts as one)
 MAX_NAME = 30
@@ -94,26 +96,75 @@ def clean_name(name: Any) -> str:
 
 
 def _key(name: str) -> str:
-    """What two names are compared by: case folded, without invisible characters."""
-    folded = unicodedata.normalize("NFKC", name.casefold())
-    return "".join(ch for ch in folded if ch not in _JOINING and ord(ch) not in _TAGS)
+    """A name without its invisible characters (joiners, soft hyphens, tags)."""
+    return "".join(ch for ch in name if ch not in _JOINING and ord(ch) not in _TAGS)
+
+
+_CLASSES: dict[str, str] | None = None
+_CLASSES_LOCK = threading.Lock()
+
+
+def _look_alikes() -> dict[str, str]:
+    """Each character of Unicode's confusables table mapped to one member of its
+    class of look-alikes (the table's pairs joined into classes, union-find; the
+    smallest code point stands for the class). Built once."""
+    global _CLASSES
+    with _CLASSES_LOCK:
+        if _CLASSES is not None:
+            return _CLASSES
+        try:
+            from confusable_homoglyphs.confusables import confusables_data
+        except ImportError:
+            raise ImportError("room names are checked with Unicode's confusables table: "
+                              "pip install 'gridwidgets[rooms]'") from None
+        parent: dict[str, str] = {}
+
+        def find(ch: str) -> str:
+            root = ch
+            while parent.get(root, root) != root:
+                root = parent[root]
+            while parent.get(ch, ch) != root:  # path compression
+                parent[ch], ch = root, parent[ch]
+            return root
+
+        for ch, glyphs in confusables_data.items():
+            for glyph in glyphs:
+                other = glyph.get("c", "") if isinstance(glyph, dict) else ""
+                if len(ch) == 1 and len(other) == 1:
+                    a, b = find(ch), find(other)
+                    if a != b:
+                        parent[max(a, b)] = min(a, b)
+        _CLASSES = {ch: find(ch) for ch in parent}
+        return _CLASSES
+
+
+def skeleton(name: str) -> str:
+    """``name`` with each character replaced by its class of look-alikes
+    (:func:`_look_alikes`), case folded and without invisible characters: two
+    names with the same skeleton look the same.
+
+    Raises:
+        ImportError: without the ``rooms`` extra (``confusable-homoglyphs``).
+    """
+    classes = _look_alikes()
+    folded = unicodedata.normalize("NFKC", _key(name).casefold())
+    return "".join(classes.get(ch, ch) for ch in folded)
 
 
 def look_alike(name: str, others: Iterable[str]) -> str | None:
-    """The first of ``others`` that ``name`` could be taken for (the same in
-    another case, or confusable per Unicode's confusables table), or ``None``.
+    """The first of ``others`` that ``name`` could be taken for: the same in
+    another case, or the same up to look-alike characters per Unicode's
+    confusables table (compared as written and case folded), or ``None``.
 
     Raises:
-        ImportError: without the ``rooms`` extra (the ``confusables`` package).
+        ImportError: without the ``rooms`` extra (``confusable-homoglyphs``).
     """
-    try:
-        from confusables import is_confusable
-    except ImportError:
-        raise ImportError("room names are checked with the confusables package: "
-                          "pip install 'gridwidgets[rooms]'") from None
+    classes = _look_alikes()
     key = _key(name)
+    forms = {skeleton(name), "".join(classes.get(ch, ch) for ch in key)}
     for other in others:
         other_key = _key(other)
-        if other_key == key or is_confusable(key, other_key):
+        if other_key.casefold() == key.casefold() or forms & {skeleton(other),
+                                                              "".join(classes.get(ch, ch) for ch in other_key)}:
             return other
     return None

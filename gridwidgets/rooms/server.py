@@ -8,8 +8,8 @@ load benchmark, the tests).
 What keeps one page from slowing the others:
 
 - **Sending never blocks.** Everything sent to a page goes into that page's
-  own queue (``BoundedWebsocket``, installed as Solara's websocket
-  wrapper), which one task of the event loop drains. A page that does not read
+  own queue (:class:`PageQueue`, in Solara's websocket wrapper:
+  :func:`bounded_websocket_class`), which one task of the event loop drains. A page that does not read
   for :data:`SEND_TIMEOUT` seconds, or whose queue passes
   :data:`MAX_QUEUED_BYTES`, is dropped: its connection is cut, the game's
   other pages, the agents and the teacher go on. When it wakes it reconnects
@@ -52,8 +52,9 @@ from .store import Store, StoreError
 __all__ = [
     "TEACHER_COOKIE",
     "AgentRunner",
-    "BoundedWebsocket",
+    "PageQueue",
     "RoomsApp",
+    "bounded_websocket_class",
     "current_rooms",
     "lan_address",
     "make_server",
@@ -157,148 +158,192 @@ class _Stats:
 STATS = _Stats()
 
 
-def _websocket_base() -> type:
-    from solara.server import starlette as solara_starlette
+class PageQueue:
+    """Sending to one page through a bounded queue (see the module's text):
+    :meth:`send_text` and :meth:`send_bytes` only queue, from any thread, and
+    never wait for the page; one task of the server's event loop sends in
+    order. A page that takes nothing for :data:`SEND_TIMEOUT` seconds, or whose
+    queue passes :data:`MAX_QUEUED_BYTES` (or :data:`MAX_QUEUED_MESSAGES`), is
+    dropped: its connection is cut (the transport aborted: no goodbye to a
+    page that reads nothing), and every later send raises ``disconnect_error``
+    at once (Solara then stops sending to it).
 
-    return solara_starlette.WebsocketWrapper  # type: ignore[no-any-return]
+    The queue starts with ``_start_queue(ws, loop)``: ``ws`` is the page's
+    Starlette websocket (``send_text``, ``send_bytes``, ``close``; its
+    ``scope["gridwidgets.protocol"]`` is the connection, noted by
+    :class:`RoomsApp`), ``loop`` the server's event loop. Solara's websocket
+    wrapper with this queue is made by :func:`bounded_websocket_class`.
+    """
 
+    #: raised by a send once the page is dropped (Solara's WebSocketDisconnect in the server)
+    disconnect_error: type[Exception] = ConnectionError
 
-def _make_bounded() -> type:
-    """:class:`BoundedWebsocket` on Solara's websocket wrapper (made once Solara is imported)."""
-    from solara.server import websocket as solara_websocket
+    def _start_queue(self, ws: Any, loop: asyncio.AbstractEventLoop) -> None:
+        self.ws, self.event_loop = ws, loop
+        self._qlock = threading.Lock()
+        self._queue: deque[str | bytes] = deque()
+        self._queued = 0
+        self._dropped: str | None = None
+        self._closing = False
+        self._wake = asyncio.Event()
+        self._sender = loop.create_task(self._drain())
+        self._watch = loop.create_task(self._watchdog())
+        with STATS.lock:
+            STATS.opened += 1
 
-    base = _websocket_base()
-    if getattr(base, "_gridwidgets_bounded", False):
-        return base
+    # any thread: queue, never wait for the page
+    def send_text(self, data: str) -> None:
+        self._enqueue(data)
 
-    class Bounded(base):  # type: ignore[misc, valid-type]
-        """Solara's websocket wrapper, sending through a bounded queue (see the module's text)."""
+    def send_bytes(self, data: bytes) -> None:
+        self._enqueue(data)
 
-        _gridwidgets_bounded = True
-
-        def __init__(self, ws: Any, portal: Any) -> None:
-            super().__init__(ws, portal)  # in the event loop's thread: self.event_loop is the server's loop
-            self._qlock = threading.Lock()
-            self._queue: deque[str | bytes] = deque()
-            self._queued = 0
-            self._dropped: str | None = None
-            self._closing = False
-            self._wake = asyncio.Event()
-            self._sender = self.event_loop.create_task(self._drain())
-            self._watch = self.event_loop.create_task(self._watchdog())
-            with STATS.lock:
-                STATS.opened += 1
-
-        # any thread: queue, never wait for the page
-        def send_text(self, data: str) -> None:
-            self._enqueue(data)
-
-        def send_bytes(self, data: bytes) -> None:
-            self._enqueue(data)
-
-        def _enqueue(self, data: str | bytes) -> None:
-            size = len(data)
-            with self._qlock:
-                if self._dropped is not None or self._closing:
-                    raise solara_websocket.WebSocketDisconnect()
-                if self._queued + size > MAX_QUEUED_BYTES or len(self._queue) >= MAX_QUEUED_MESSAGES:
-                    self._dropped = "queue full"
-                    full = True
-                else:
-                    self._queue.append(data)
-                    self._queued += size
-                    full = False
-                    if self._queued > STATS.largest_queue:
-                        STATS.largest_queue = self._queued
-            try:
-                if full:
-                    self.event_loop.call_soon_threadsafe(self._drop_now, "its queue passed the bound")
-                else:
-                    self.event_loop.call_soon_threadsafe(self._wake.set)
-            except RuntimeError:  # the server's loop is closed: the page is gone
-                pass
+    def _enqueue(self, data: str | bytes) -> None:
+        size = len(data)
+        with self._qlock:
+            if self._dropped is not None or self._closing:
+                raise self.disconnect_error()
+            if self._queued + size > MAX_QUEUED_BYTES or len(self._queue) >= MAX_QUEUED_MESSAGES:
+                self._dropped = "queue full"
+                full = True
+            else:
+                self._queue.append(data)
+                self._queued += size
+                full = False
+                if self._queued > STATS.largest_queue:
+                    STATS.largest_queue = self._queued
+        try:
             if full:
-                raise solara_websocket.WebSocketDisconnect()
+                self.event_loop.call_soon_threadsafe(self._drop_now, "its queue passed the bound")
+            else:
+                self.event_loop.call_soon_threadsafe(self._wake.set)
+        except RuntimeError:  # the server's loop is closed: the page is gone
+            pass
+        if full:
+            raise self.disconnect_error()
 
-        # the event loop's thread: one task per page sends in order
-        async def _drain(self) -> None:
+    # the event loop's thread: one task per page sends in order
+    async def _drain(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
             while True:
-                await self._wake.wait()
-                self._wake.clear()
-                while True:
-                    with self._qlock:
-                        if not self._queue:
-                            break
-                        data = self._queue.popleft()
-                        self._queued -= len(data)
-                    try:
-                        if isinstance(data, bytes):
-                            await asyncio.wait_for(self.ws.send_bytes(data), SEND_TIMEOUT)
-                        else:
-                            await asyncio.wait_for(self.ws.send_text(data), SEND_TIMEOUT)
-                    except asyncio.TimeoutError:
-                        self._drop_now(f"it read nothing for {SEND_TIMEOUT:.0f} s")
-                        return
-                    except asyncio.CancelledError:
-                        raise
-                    except Exception:  # the connection closed meanwhile
-                        self._drop_now(None)
-                        return
-
-        async def _watchdog(self) -> None:
-            """Cut a connection that was asked to close but cannot: its page reads
-            nothing, so what is left to send never leaves (asyncio waits for it)."""
-            closing_since = None
-            while True:
-                await asyncio.sleep(PING_INTERVAL)
-                transport = self._transport()
-                if transport is None:
+                with self._qlock:
+                    if not self._queue:
+                        break
+                    data = self._queue.popleft()
+                    self._queued -= len(data)
+                try:
+                    if isinstance(data, bytes):
+                        await asyncio.wait_for(self.ws.send_bytes(data), SEND_TIMEOUT)
+                    else:
+                        await asyncio.wait_for(self.ws.send_text(data), SEND_TIMEOUT)
+                except asyncio.TimeoutError:
+                    self._drop_now(f"it read nothing for {SEND_TIMEOUT:.0f} s")
                     return
-                if transport.is_closing():
-                    if not transport.get_write_buffer_size():
-                        return  # it closes by itself
-                    closing_since = closing_since or time.monotonic()
-                    if time.monotonic() - closing_since > PING_TIMEOUT:
-                        self._drop_now("its connection would not close")
-                        return
-                else:
-                    closing_since = None
+                except asyncio.CancelledError:
+                    raise
+                except Exception:  # the connection closed meanwhile
+                    self._drop_now(None)
+                    return
 
-        def _transport(self) -> Any:
-            protocol = self.ws.scope.get("gridwidgets.protocol")
-            return getattr(protocol, "transport", None)
+    async def _watchdog(self) -> None:
+        """Cut a connection that was asked to close but cannot: its page reads
+        nothing, so what is left to send never leaves (asyncio waits for it)."""
+        closing_since = None
+        while True:
+            await asyncio.sleep(PING_INTERVAL)
+            transport = self._transport()
+            if transport is None:
+                return
+            if transport.is_closing():
+                if not transport.get_write_buffer_size():
+                    return  # it closes by itself
+                closing_since = closing_since or time.monotonic()
+                if time.monotonic() - closing_since > PING_TIMEOUT:
+                    self._drop_now("its connection would not close")
+                    return
+            else:
+                closing_since = None
 
-        def _drop_now(self, cause: str | None) -> None:
-            with self._qlock:
-                first = self._dropped is None or self._dropped == "queue full"
-                self._dropped = cause or self._dropped or "closed"
-                self._queue.clear()
-                self._queued = 0
-            if cause and first:
-                STATS.drop(cause)
-                print(f"a page was dropped ({cause}): the others go on; it reconnects when it wakes",
-                      file=sys.stderr, flush=True)
+    def _transport(self) -> Any:
+        protocol = self.ws.scope.get("gridwidgets.protocol")
+        return getattr(protocol, "transport", None)
+
+    def _drop_now(self, cause: str | None) -> None:
+        with self._qlock:
+            first = self._dropped is None or self._dropped == "queue full"
+            self._dropped = cause or self._dropped or "closed"
+            self._queue.clear()
+            self._queued = 0
+        if cause and first:
+            STATS.drop(cause)
+            print(f"a page was dropped ({cause}): the others go on; it reconnects when it wakes",
+                  file=sys.stderr, flush=True)
+        transport = self._transport()
+        if transport is not None:
+            transport.abort()  # no goodbye to a page that reads nothing: the connection is cut
+        else:
+            self.event_loop.create_task(self._close_quietly())
+        current = asyncio.current_task()
+        for task in (self._sender, self._watch):
+            if task is not current:
+                task.cancel()
+
+    async def _close_quietly(self) -> None:
+        try:
+            await asyncio.wait_for(self.ws.close(), PING_TIMEOUT)
+        except Exception:
             transport = self._transport()
             if transport is not None:
-                transport.abort()  # no goodbye to a page that reads nothing: the connection is cut
-            else:
-                self.event_loop.create_task(self._close_quietly())
-            current = asyncio.current_task()
-            for task in (self._sender, self._watch):
-                if task is not current:
-                    task.cancel()
+                transport.abort()
 
-        async def _close_quietly(self) -> None:
-            try:
-                await asyncio.wait_for(self.ws.close(), PING_TIMEOUT)
-            except Exception:
-                transport = self._transport()
-                if transport is not None:
-                    transport.abort()
+    def _stop_tasks(self) -> None:
+        with self._qlock:
+            self._closing = True
+            self._queue.clear()
+            self._queued = 0
+        for task in (self._sender, self._watch):
+            task.cancel()
+
+    def close(self) -> None:  # any thread; never waits for the page
+        with self._qlock:
+            if self._closing:
+                return
+            self._closing = True
+
+        def later() -> None:
+            self.event_loop.create_task(self._close_quietly())
+            for task in (self._sender, self._watch):
+                task.cancel()
+
+        with contextlib.suppress(RuntimeError):
+            self.event_loop.call_soon_threadsafe(later)
+
+
+def bounded_websocket_class() -> type:
+    """Solara's websocket wrapper with a :class:`PageQueue` (made once, when the
+    server is made: it imports Solara's server)."""
+    from solara.server import starlette as solara_starlette
+    from solara.server import websocket as solara_websocket
+
+    base = solara_starlette.WebsocketWrapper
+    if getattr(base, "_gridwidgets_bounded", False):
+        return base  # type: ignore[no-any-return]
+
+    class BoundedWebsocket(PageQueue, base):  # type: ignore[misc, valid-type]
+        """Solara's websocket wrapper, sending through a bounded queue."""
+
+        _gridwidgets_bounded = True
+        disconnect_error = solara_websocket.WebSocketDisconnect
+
+        def __init__(self, ws: Any, portal: Any) -> None:
+            base.__init__(self, ws, portal)  # in the event loop's thread: self.event_loop is the server's loop
+            self._start_queue(ws, self.event_loop)
 
         async def receive(self) -> Any:
             try:
-                return await super().receive()
+                return await base.receive(self)
             except BaseException:  # the page is gone (or the server stops): nothing more to send it
                 with STATS.lock:
                     STATS.closed += 1
@@ -306,49 +351,15 @@ def _make_bounded() -> type:
                     self.event_loop.call_soon_threadsafe(self._stop_tasks)
                 raise
 
-        def _stop_tasks(self) -> None:
-            with self._qlock:
-                self._closing = True
-                self._queue.clear()
-                self._queued = 0
-            for task in (self._sender, self._watch):
-                task.cancel()
-
-        def close(self) -> None:  # any thread; never waits for the page
-            with self._qlock:
-                if self._closing:
-                    return
-                self._closing = True
-
-            def later() -> None:
-                self.event_loop.create_task(self._close_quietly())
-                for task in (self._sender, self._watch):
-                    task.cancel()
-
-            with contextlib.suppress(RuntimeError):
-                self.event_loop.call_soon_threadsafe(later)
-
-    Bounded.__name__ = Bounded.__qualname__ = "BoundedWebsocket"
-    return Bounded
+    return BoundedWebsocket
 
 
 def _install_bounded() -> type:
     from solara.server import starlette as solara_starlette
 
-    cls = _make_bounded()
+    cls = bounded_websocket_class()
     solara_starlette.WebsocketWrapper = cls
     return cls
-
-
-class _LazyBounded:
-    """Stands for the bounded websocket class until Solara is imported."""
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(_make_bounded(), name)
-
-
-#: the bounded websocket wrapper (a subclass of Solara's, made when first asked for)
-BoundedWebsocket: Any = _LazyBounded()
 
 
 # -- the HTTP side: the teacher's cookie, the origin check, headers ----------------------------------
@@ -550,6 +561,10 @@ def make_server(rooms: Rooms, host: str = "127.0.0.1", port: int = 8765, *, agen
     settings.kernel.cull_timeout = CULL_TIMEOUT
     _install_bounded()
     from solara.server.starlette import app as solara_app
+
+    from .names import skeleton
+
+    skeleton("")  # Unicode's confusables table, read now rather than at the first join
 
     config = uvicorn.Config(RoomsApp(solara_app, rooms), host=host, port=port, log_level="warning",
                             ws_ping_interval=PING_INTERVAL, ws_ping_timeout=PING_TIMEOUT, lifespan="on")

@@ -10,6 +10,7 @@ down in ``docs/frontend.md``.
 from __future__ import annotations
 
 import json
+import os
 import pathlib
 import threading
 from collections.abc import Collection, Mapping
@@ -27,10 +28,30 @@ __all__ = ["HINT_KINDS", "GameWidget", "compute_hints", "widget_class"]
 
 _STATIC = pathlib.Path(__file__).resolve().parent.parent / "static"
 
+
+def keep_code_as_text(cls: type) -> type:
+    """Give ``cls`` its front end (``_esm``, ``_css``) as text rather than as
+    anywidget's watched file, unless hot reload is on (``ANYWIDGET_HMR=1``).
+
+    anywidget connects every widget made from a class whose code is a file to
+    that file's change signal, by a strong reference: none of those widgets is
+    ever freed, and a server that makes a board per page load (the classroom
+    rooms) would keep every one. The text is the same; only hot reload needs
+    the file. Returns ``cls``.
+    """
+    if os.environ.get("ANYWIDGET_HMR") == "1":
+        return cls
+    for key in ("_esm", "_css"):
+        value = cls.__dict__.get(key)
+        if value is not None and not isinstance(value, (str, pathlib.Path)):
+            setattr(cls, key, str(value))
+    return cls
+
 #: the longest move string accepted from the browser
 _MAX_MOVE_LEN = 64
 
 
+@keep_code_as_text
 class GameWidget(anywidget.AnyWidget):
     """An interactive board showing one :class:`~gridwidgets.core.Game`.
 

@@ -20,7 +20,7 @@ import traitlets
 
 from ..core.errors import shorten
 from ..core.game import Game
-from .base import _STATIC, GameWidget
+from .base import _STATIC, GameWidget, keep_code_as_text
 
 #: ipywidgets' own traits, which a board's view does not need
 _WIDGET_INTERNALS = frozenset({"layout", "tabbable", "tooltip", "comm", "log", "keys"})
@@ -38,6 +38,7 @@ def _values(w: GameWidget, names: list[str]) -> dict[str, Any]:
 __all__ = ["Boards", "side_by_side"]
 
 
+@keep_code_as_text
 class Boards(anywidget.AnyWidget):
     """Live boards side by side, each under a title (made by :func:`side_by_side`).
 
@@ -100,6 +101,12 @@ class Boards(anywidget.AnyWidget):
                 board._say("Refused: a board message needs an intent or values to set.")
         except Exception as exc:  # pragma: no cover - last line of defence
             self.boards[0]._say(f"Internal error: {type(exc).__name__}: {shorten(str(exc), 60)}")
+
+    def close(self) -> None:
+        """Close every board shown here, then this widget (each stops following its game)."""
+        for w in self.boards:
+            w.close()
+        super().close()
 
     @property
     def games(self) -> list[Game]:
