@@ -147,6 +147,25 @@ def test_a_page_that_reads_gets_everything_in_order(loop):
 
 
 # -- the HTTP side ----------------------------------------------------------------------------------------
+def _run(coroutine) -> None:
+    """Run ``coroutine`` to its end in a thread of its own (this thread may already run
+    an event loop: the browser tests' Playwright in the same session)."""
+    failure: list[BaseException] = []
+
+    def main() -> None:
+        try:
+            asyncio.run(coroutine)
+        except BaseException as exc:  # handed back to the test
+            failure.append(exc)
+
+    thread = threading.Thread(target=main)
+    thread.start()
+    thread.join(timeout=30)
+    assert not thread.is_alive(), "the ASGI call did not end within 30 s"
+    if failure:
+        raise failure[0]
+
+
 class _Inner:
     """Solara's app, as far as these tests go: records what reaches it."""
 
@@ -170,7 +189,7 @@ def _http(app, path: str, query: bytes = b"", headers=()) -> list[dict]:
         sent.append(message)
 
     scope = {"type": "http", "path": path, "query_string": query, "headers": list(headers), "method": "GET"}
-    asyncio.run(app(scope, receive, send))
+    _run(app(scope, receive, send))
     return sent
 
 
@@ -204,6 +223,24 @@ def test_a_wrong_teacher_token_of_any_shape_is_refused_without_a_cookie(rooms, q
     assert b"set-cookie" not in headers
 
 
+def test_the_servers_own_counts_are_for_this_computer_only(rooms):
+    inner = _Inner()
+    app = rooms_server.RoomsApp(inner, rooms)
+    sent: list[dict] = []
+
+    async def receive():
+        return {"type": "http.request", "body": b""}
+
+    async def send(message):
+        sent.append(message)
+
+    for client, status in ((("10.0.0.7", 5000), 404), (("127.0.0.1", 5000), 200)):
+        sent.clear()
+        scope = {"type": "http", "path": "/resourcez", "query_string": b"", "headers": [], "client": client}
+        _run(app(scope, receive, send))
+        assert sent[0]["status"] == status
+
+
 def test_pages_get_headers_that_keep_them_out_of_other_sites_frames(rooms):
     inner = _Inner()
     start, body = _http(rooms_server.RoomsApp(inner, rooms), "/projector")
@@ -229,7 +266,7 @@ def _websocket(app, origin: str | None, cookie: str = "") -> tuple[list[dict], d
         headers.append((b"cookie", cookie.encode()))
     scope = {"type": "websocket", "path": "/jupyter/api/kernels/k-123/channels", "headers": headers,
              "client": ("10.0.0.7", 50000), "query_string": b""}
-    asyncio.run(app(scope, receive, send))
+    _run(app(scope, receive, send))
     return sent, scope
 
 

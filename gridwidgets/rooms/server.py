@@ -419,6 +419,13 @@ class RoomsApp:
         if path in ("/teacher", "/teacher/") and b"token=" in scope.get("query_string", b""):
             await self._exchange(scope, send)
             return
+        client = scope.get("client")
+        if path.startswith("/resourcez") and not (client and _is_ip(client[0])
+                                                  and ipaddress.ip_address(client[0]).is_loopback):
+            # the server's own counts (kernels, threads): for this computer only
+            await send({"type": "http.response.start", "status": 404, "headers": _SECURITY_HEADERS})
+            await send({"type": "http.response.body", "body": b""})
+            return
 
         async def with_headers(message: dict[str, Any]) -> None:
             if message["type"] == "http.response.start":

@@ -51,6 +51,13 @@ def teacher_page(browser, server: RoomsServer):
     return page
 
 
+def pair_and_teacher(browser, server: RoomsServer):
+    """Ann and Bob seated in the server's room (one game), and the teacher's page: ``(code, ann, bob, teacher)``."""
+    (code,) = server.codes
+    ann, bob = join(browser, server, code, "Ann"), join(browser, server, code, "Bob")
+    return code, ann, bob, teacher_page(browser, server)
+
+
 def download_games(page) -> dict[str, str]:
     if not page.locator(".gw-results").count():
         page.locator(".gw-show-results").click()
@@ -206,9 +213,7 @@ def test_a_reloaded_page_comes_back_to_its_seat_and_a_restarted_server_has_every
 
 def test_the_teacher_pauses_the_room_and_a_students_click_waits(browser, tmp_path):
     with RoomsServer(tmp_path / "class.sqlite", game="gridlock", board="4x4") as server:
-        (code,) = server.codes
-        ann, _bob = join(browser, server, code, "Ann"), join(browser, server, code, "Bob")
-        teacher = teacher_page(browser, server)
+        _code, ann, _bob, teacher = pair_and_teacher(browser, server)
         teacher.locator(".gw-pause").click()
         ann.locator(".gw-paused").wait_for()
         wait_version(ann, "gridlock", 0)
@@ -318,9 +323,7 @@ def test_a_stalled_page_after_a_flood_slows_nobody_and_shows_the_game_when_it_wa
 # -- the teacher's power is not in an address -------------------------------------------------------
 def test_the_teacher_token_leaves_the_address_and_the_projector_view_has_no_controls(browser, tmp_path):
     with RoomsServer(tmp_path / "class.sqlite", game="gridlock", board="4x4") as server:
-        (code,) = server.codes
-        ann, _bob = join(browser, server, code, "Ann"), join(browser, server, code, "Bob")
-        teacher = teacher_page(browser, server)
+        code, ann, _bob, teacher = pair_and_teacher(browser, server)
         assert teacher.url.endswith("/teacher") and "token" not in teacher.url
         (cookie,) = [c for c in teacher.context.cookies() if c["name"] == "gw_teacher"]
         assert cookie["httpOnly"] and cookie["sameSite"] == "Strict"
@@ -352,9 +355,7 @@ def test_the_teacher_token_leaves_the_address_and_the_projector_view_has_no_cont
 
 def test_the_teacher_renames_removes_and_hands_a_seat_to_the_agent_from_the_page(browser, tmp_path):
     with RoomsServer(tmp_path / "class.sqlite", game="gridlock", board="4x4") as server:
-        (code,) = server.codes
-        ann, bob = join(browser, server, code, "Ann"), join(browser, server, code, "Bob")
-        teacher = teacher_page(browser, server)
+        _code, ann, bob, teacher = pair_and_teacher(browser, server)
         teacher.get_by_text("Students: rename or remove").click()
         row = teacher.locator(".gw-seat-row").filter(has_text="Bob")
         row.get_by_role("button", name="Rename").click()
@@ -381,9 +382,7 @@ def test_the_teacher_renames_removes_and_hands_a_seat_to_the_agent_from_the_page
 
 def test_end_class_closes_the_rooms_offers_the_downloads_and_retires_the_token(browser, tmp_path):
     with RoomsServer(tmp_path / "class.sqlite", game="gridlock", board="4x4") as server:
-        (code,) = server.codes
-        ann, _bob = join(browser, server, code, "Ann"), join(browser, server, code, "Bob")
-        teacher = teacher_page(browser, server)
+        code, ann, _bob, teacher = pair_and_teacher(browser, server)
         teacher.locator(".gw-end-class").click()
         teacher.locator(".gw-end-class-confirm").click()
         teacher.locator(".gw-class-ended").wait_for(timeout=10_000)
