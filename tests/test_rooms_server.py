@@ -343,3 +343,50 @@ def test_a_pages_query_string_of_any_shape_is_read_without_error(search):
 
     got = _query(SimpleNamespace(search=search))
     assert isinstance(got, dict) and all(len(v) <= 64 for v in got.values())
+
+
+def test_served_to_the_network_the_students_address_is_printed_large_with_a_qr_code(rooms, tmp_path):
+    import io
+
+    out, err = io.StringIO(), io.StringIO()
+    rooms.create("gridlock", teacher_token=rooms.teacher_token)
+    rooms_server.announce(rooms, tmp_path / "class.sqlite", "192.168.1.20", 8765, out, err)
+    text = out.getvalue()
+    assert "  students open:  http://192.168.1.20:8765/" in text
+    assert "=\n    Students open  http://192.168.1.20:8765/\n=" in text  # the banner
+    assert sum(line.count("█") for line in text.splitlines()) > 200  # the QR code, drawn in the terminal
+    assert "WARNING: serving on 192.168.1.20" in err.getvalue()
+    out, err = io.StringIO(), io.StringIO()
+    rooms_server.announce(rooms, tmp_path / "class.sqlite", "127.0.0.1", 8765, out, err)
+    assert "█" not in out.getvalue() and "NOTE: serving on 127.0.0.1 only" in err.getvalue()
+    assert "--lan" in err.getvalue()
+
+
+def test_every_option_of_the_rooms_command_is_in_the_classroom_docs():
+    import re
+    from pathlib import Path
+
+    from gridwidgets import cli
+
+    parser_help = []
+
+    class Stop(Exception):
+        pass
+
+    def capture(self, file=None):  # argparse prints the help, then exits
+        parser_help.append(self.format_help())
+        raise Stop
+
+    import argparse
+
+    original = argparse.ArgumentParser.print_help
+    argparse.ArgumentParser.print_help = capture
+    try:
+        with pytest.raises(Stop):
+            cli.main(["classroom", "--help"])
+    finally:
+        argparse.ArgumentParser.print_help = original
+    options = set(re.findall(r"(--[a-z][a-z-]+)", parser_help[0])) - {"--help"}
+    docs = (Path(__file__).resolve().parents[1] / "docs" / "classroom.md").read_text()
+    missing = sorted(o for o in options if f"`{o}" not in docs)
+    assert {"--rooms", "--lan", "--backup", "--new-teacher-token", "--reopen"} <= options and not missing, missing

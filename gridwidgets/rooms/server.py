@@ -54,6 +54,7 @@ __all__ = [
     "AgentRunner",
     "PageQueue",
     "RoomsApp",
+    "announce",
     "bounded_websocket_class",
     "current_rooms",
     "lan_address",
@@ -717,25 +718,7 @@ def serve_rooms(
     except BaseException:
         rooms.store.close()
         raise
-    local = ipaddress.ip_address(host).is_loopback if _is_ip(host) else host == "localhost"
-    students = student_url(host, port)
-    print(f"Classroom rooms, saved in {Path(str(db)).resolve()}", flush=True)
-    print(f"  students open:  {students}", flush=True)
-    print(f"  the teacher:    {teacher_url(host, port, rooms.teacher_token)}", flush=True)
-    for room in rooms.rooms():
-        state = " (closed)" if room.closed else ""
-        print(f"  room {room.code}: {room.game_name}, {room.board}, pairing {room.pairing}{state}", flush=True)
-    if local:
-        print(f"NOTE: serving on {host} only: no other device can open these pages. For a class on its own "
-              "devices, start with --lan (docs/classroom.md, Before class).", file=sys.stderr, flush=True)
-    else:
-        print("\n" + _banner(f"Students open  {students}") + "\n", flush=True)
-        qr = _qr_text(students)
-        if qr:
-            print(qr, flush=True)
-        print(f"WARNING: serving on {host}: anyone who can reach this computer on port {port} can open the "
-              "students' page and join a room with its code; keep the teacher's address to yourself. "
-              "Use this on a class network you trust, not on the internet.", file=sys.stderr, flush=True)
+    announce(rooms, db, host, port)
     if open_browser:
         import webbrowser
 
@@ -749,6 +732,39 @@ def serve_rooms(
             server.agent_runner.stop()
         rooms.store.close()
     return 0
+
+
+def announce(rooms: Rooms, db: str | os.PathLike[str], host: str, port: int, out: Any = None,
+             err: Any = None) -> None:
+    """Print what the class needs (:func:`serve_rooms` does at start): where the
+    class is saved, the students' address, the teacher's address, the rooms;
+    served beyond this computer, the students' address large with a QR code,
+    and a warning; served to this computer only, a note saying so.
+
+    Args:
+        out, err: where to print (default ``sys.stdout``, ``sys.stderr``).
+    """
+    out, err = out or sys.stdout, err or sys.stderr
+    local = ipaddress.ip_address(host).is_loopback if _is_ip(host) else host == "localhost"
+    students = student_url(host, port)
+    print(f"Classroom rooms, saved in {Path(str(db)).resolve()}", file=out, flush=True)
+    print(f"  students open:  {students}", file=out, flush=True)
+    print(f"  the teacher:    {teacher_url(host, port, rooms.teacher_token)}", file=out, flush=True)
+    for room in rooms.rooms():
+        state = " (closed)" if room.closed else ""
+        print(f"  room {room.code}: {room.game_name}, {room.board}, pairing {room.pairing}{state}", file=out,
+              flush=True)
+    if local:
+        print(f"NOTE: serving on {host} only: no other device can open these pages. For a class on its own "
+              "devices, start with --lan (docs/classroom.md, Before class).", file=err, flush=True)
+        return
+    print("\n" + _banner(f"Students open  {students}") + "\n", file=out, flush=True)
+    qr = _qr_text(students)
+    if qr:
+        print(qr, file=out, flush=True)
+    print(f"WARNING: serving on {host}: anyone who can reach this computer on port {port} can open the "
+          "students' page and join a room with its code; keep the teacher's address to yourself. "
+          "Use this on a class network you trust, not on the internet.", file=err, flush=True)
 
 
 def _is_ip(host: str) -> bool:
