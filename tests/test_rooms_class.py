@@ -164,7 +164,7 @@ def test_a_students_page_is_refused_once_its_seat_is_the_agents(rooms):
     assert board.handle_intent({"type": "play", "move": "B2", "player": 0}) is False
     board.resync()
     assert fanout.wait_idle(10)
-    assert "agent plays your seat" in board.status[0] and rg.game.history == []
+    assert "agent plays this seat" in board.status[0] and rg.game.history == []
     assert board.state["people"] == []  # the page offers no move of its own
     board.close()
 

@@ -36,7 +36,7 @@ from typing import Any
 
 from ..core.errors import shorten
 from ..widgets.base import GameWidget, widget_class
-from .model import Room, RoomGame
+from .model import Room, RoomError, RoomGame
 
 __all__ = ["FLOOD_LIMIT", "FLOOD_WINDOW", "ROOM_HIDDEN_CONTROLS", "Fanout", "RoomBoard", "fanout", "room_board"]
 
@@ -172,9 +172,11 @@ class RoomBoard:
             return False
         kind = content.get("type")
         if kind == "play":
-            refusal = self._seat_refusal()
-            if refusal:
-                self._say(refusal)
+            try:
+                for p in self.seats:  # type: ignore[attr-defined]
+                    self.room.check_can_move(self.room_game, p)
+            except RoomError as exc:
+                self._say(f"Refused: {exc}.")
                 return False
             return bool(super()._play(content))  # type: ignore[misc]
         if kind in ("undo", "redo", "new", "goto", "seek", "edit", "agent-step"):
@@ -185,21 +187,6 @@ class RoomBoard:
             return False
         self._say(f"Refused: unknown message type {shorten(kind)}.")
         return False
-
-    def _seat_refusal(self) -> str:
-        if self.room.closed:
-            return "Refused: the class has ended; this room is closed."
-        if self.room.paused:
-            return "Refused: the room is paused; moves are refused until the teacher resumes it."
-        if any(p in self.room_game.handed for p in self.seats):  # type: ignore[attr-defined]
-            return "Refused: the agent plays your seat now (the teacher handed it over)."
-        return ""
-
-    def set_state(self, sync_data: Any) -> None:
-        """Take the page's display toggles (:data:`_ROOM_SETTABLE`); refuse every
-        other trait (hints, the editor, the agents' controls, the code), with a
-        short status."""
-        super().set_state(sync_data)  # type: ignore[misc]
 
     # -- what goes to the page -------------------------------------------------------------
     def _on_game_change(self, game: Any) -> None:

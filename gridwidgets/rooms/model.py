@@ -207,10 +207,7 @@ class Room:
                 raise RoomError("this room is closed: the class has ended")
             if len(self.seats) >= MAX_SEATS:
                 raise RoomError(f"this room is full ({MAX_SEATS} seats): ask the teacher for another room")
-            taken = look_alike(name, (s.name for s in self.seats.values()))
-            if taken is not None:
-                raise ValueError(f"a student in this room is already called {taken!r}, which looks the same: "
-                                 "add an initial or a surname")
+            self._check_name_free(name)
             if address is not None and limiter is not None and not limiter(address):
                 raise RoomError("too many joins from this device: wait a minute, then try again")
             if not self._joins.take():
@@ -262,11 +259,26 @@ class Room:
                     return g, p
         raise RoomError("this seat has no game yet: wait for an opponent or the next round")
 
-    def _check_open(self) -> None:
+    def _check_name_free(self, name: str, but: str | None = None) -> None:
+        """Raise ValueError if ``name`` looks like a name in this room (but the seat ``but``'s)."""
+        taken = look_alike(name, (s.name for t, s in self.seats.items() if t != but))
+        if taken is not None:
+            raise ValueError(f"a student in this room is already called {taken!r}, which looks the same: "
+                             "add an initial or a surname")
+
+    def _check_not_closed(self) -> None:
         if self.closed:
             raise RoomError("the class has ended: this room is closed")
+
+    def check_can_move(self, rg: RoomGame, player: int) -> None:
+        """Raise :class:`RoomError` unless the student of ``player`` in ``rg`` may
+        act now: the room open and not paused, the seat not handed to the agent
+        (whose turn it is, the game decides)."""
+        self._check_not_closed()
         if self.paused:
             raise RoomError("the room is paused: moves are refused until the teacher resumes it")
+        if player in rg.handed:
+            raise RoomError("the agent plays this seat now: the teacher handed it over")
 
     def play(self, token: str, move: Any) -> Any:
         """Play ``move`` for the seat of ``token`` in its game (the same
@@ -279,9 +291,7 @@ class Room:
             IllegalMoveError: a move the rules refuse (nothing changed).
         """
         rg, p = self.game_of(token)
-        self._check_open()
-        if p in rg.handed:
-            raise RoomError("the agent plays this seat now: the teacher handed it over")
+        self.check_can_move(rg, p)
         g = rg.game
         with g.lock:
             if p not in g.players_to_move:
@@ -324,8 +334,7 @@ class Room:
         """
         self.check_teacher(teacher_token)
         with self._lock:
-            if self.closed:
-                raise RoomError("the class has ended: this room is closed")
+            self._check_not_closed()
             self.round += 1
             self._save()
             self._changed()
@@ -394,9 +403,7 @@ class Room:
         name = clean_name(name)
         with self._lock:
             seat = self.seat(token)
-            taken = look_alike(name, (s.name for t, s in self.seats.items() if t != token))
-            if taken is not None:
-                raise ValueError(f"a student in this room is already called {taken!r}, which looks the same")
+            self._check_name_free(name, but=token)
             renamed = Seat(seat.token, name, self.code)
             self.store.set_seat(token, name=name, removed=False)
             self.seats[token] = renamed
@@ -474,9 +481,7 @@ class Room:
                 a seat handed to the agent, or nothing to undo.
         """
         rg, p = self.game_of(token)
-        self._check_open()
-        if p in rg.handed:
-            raise RoomError("the agent plays this seat now: the teacher handed it over")
+        self.check_can_move(rg, p)
         g = rg.game
         with g.lock, self._lock:
             people = {rg.players[q] for q in rg.students()}
@@ -522,8 +527,7 @@ class Room:
         seats no student fills going to the agent; return the new games."""
         self.check_teacher(teacher_token)
         with self._lock:
-            if self.closed:
-                raise RoomError("the class has ended: this room is closed")
+            self._check_not_closed()
             return [self._new_game(self._orient(group))
                     for group in _groups(self._waiting(), self.players_per_game)]
 

@@ -370,7 +370,7 @@ def test_the_teacher_renames_removes_and_hands_a_seat_to_the_agent_from_the_page
         ann.locator(".gw-handed").wait_for(timeout=10_000)
         wait_version(bob, "gridlock", 1, timeout=15_000)  # the agent played X
         ann.locator('[data-game="gridlock"] [data-cell="D4"]').click()
-        ann.locator('[data-game="gridlock"] [data-role="message"]').filter(has_text="agent plays your seat").wait_for()
+        ann.locator('[data-game="gridlock"] [data-role="message"]').filter(has_text="agent plays this seat").wait_for()
         teacher.locator(".gw-room-game").first.get_by_role("button", name="Ann plays again").click()
         ann.locator(".gw-handed").wait_for(state="detached", timeout=10_000)
         # Robert leaves: removed, his game goes on with the agent
