@@ -77,12 +77,11 @@ def test_a_dask_worker_killed_mid_run_costs_only_its_batch(dask_client, tmp_path
 
     t = threading.Thread(target=run)
     t.start()
-    deadline = time.monotonic() + 120
-    while not list(folder.glob("part-*.parquet")) and time.monotonic() < deadline:
-        time.sleep(0.01)
+    _wait_until(lambda: list(folder.glob("part-*.parquet")) or not t.is_alive(), 300, "a first batch on disk")
+    assert t.is_alive(), "the run ended before a worker could be killed"
     os.kill(pids[0], signal.SIGKILL)
     t.join(300)
-    assert not t.is_alive()
+    assert not t.is_alive(), "the run did not end within 300 s of a worker's SIGKILL"
     frame = read_run(folder)
     assert frame["game"].is_unique and len(frame) == 6000
     assert frame.equals(ref)
@@ -187,10 +186,30 @@ def test_a_run_without_seed_resumes_with_its_own_entropy(tmp_path):
 
 
 def _loky_workers() -> list[int]:
+    """The PIDs of this process's loky workers that are alive now. A worker
+    may end (or be a zombie not yet reaped by loky) between the listing and
+    the look at its command line: such a process is skipped, not an error."""
     import psutil
 
-    me = psutil.Process()
-    return [p.pid for p in me.children(recursive=True) if "loky" in " ".join(p.cmdline())]
+    pids = []
+    for p in psutil.Process().children(recursive=True):
+        try:
+            if p.status() != psutil.STATUS_ZOMBIE and "loky" in " ".join(p.cmdline()):
+                pids.append(p.pid)
+        except psutil.Error:  # NoSuchProcess, ZombieProcess, AccessDenied
+            continue
+    return pids
+
+
+def _wait_until(condition, timeout: float, what: str, poll: float = 0.01):
+    """Poll ``condition`` until it returns something true (returned), or fail
+    after ``timeout`` seconds naming ``what``."""
+    deadline = time.monotonic() + timeout
+    while not (value := condition()):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what}: not within {timeout} s")
+        time.sleep(poll)
+    return value
 
 
 def test_a_loky_worker_killed_mid_run_loses_only_batches_in_flight(tmp_path):
@@ -208,13 +227,13 @@ def test_a_loky_worker_killed_mid_run_loses_only_batches_in_flight(tmp_path):
 
     t = threading.Thread(target=run)
     t.start()
-    deadline = time.monotonic() + 120
-    while len(list(folder.glob("part-*.parquet"))) < 3 and time.monotonic() < deadline:
-        time.sleep(0.005)
-    workers = _loky_workers()
-    assert workers
+    _wait_until(lambda: len(list(folder.glob("part-*.parquet"))) >= 3 or not t.is_alive(), 300,
+                "three batches written by the two workers")
+    workers = _wait_until(lambda: _loky_workers() or not t.is_alive(), 60, "a loky worker alive")
+    assert t.is_alive(), "the run ended before a worker could be killed (8000 games in under three batches' time?)"
     os.kill(workers[0], signal.SIGKILL)
     t.join(300)
+    assert not t.is_alive(), "the run did not end within 300 s of a worker's SIGKILL"
     written = len(list(folder.glob("part-*.parquet")))
     if "error" in box:  # the usual case: the pool broke
         assert written < 40

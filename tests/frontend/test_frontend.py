@@ -253,7 +253,7 @@ def test_side_by_side_is_one_widget_with_a_live_board_per_game(page, server):
     assert boards.seen_version == 2  # and the one widget's own trait, for marimo
     # a toggle of the Gridlock board sets that board's trait
     page.locator('[data-game="gridlock"] button[data-action="toggle-forbidden"]').click()
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + 10
     while boards.boards[0].show_forbidden and time.monotonic() < deadline:
         page.wait_for_timeout(20)  # the page's save reaches Python through the bridge
     assert boards.boards[0].show_forbidden is False and boards.boards[1].show_forbidden is True
@@ -278,8 +278,10 @@ def test_toggle_forbidden(board):
     expect(b3.locator(".gw-forb")).to_be_hidden()
     expect(b3).to_have_attribute("aria-label", "B3, empty")
     page.wait_for_function("window.gw.log.some(e => e.save && e.save.show_forbidden === false)")
-    page.wait_for_timeout(50)
-    assert widget.show_forbidden is False
+    deadline = time.monotonic() + 10
+    while widget.show_forbidden and time.monotonic() < deadline:
+        page.wait_for_timeout(20)  # the page's save reaches Python through the bridge
+    assert widget.show_forbidden is False, "the page's toggle did not reach Python within 10 s"
     # and from Python
     widget.show_forbidden = True
     page.evaluate("() => 0")  # let the bridge settle
