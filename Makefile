@@ -8,9 +8,12 @@ BUNDLE := gridwidgets/static/widget.js
 CHROMIUM := /usr/bin/chromium
 HOST ?= 127.0.0.1
 
-.PHONY: setup lab classroom docs test test-fast lint build chromium bench notebooks golden clean
+.PHONY: setup setup-lab lab classroom docs test test-fast lint build dist chromium bench notebooks golden clean
 
+# everything the tests, docs and benchmarks need (the dev extra)
 setup: $(VENV)/.installed $(BUNDLE)
+# what the tutorials import, and JupyterLab (the lab extra): a first `make lab` in a few minutes
+setup-lab: $(VENV)/.lab $(BUNDLE)
 
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -22,12 +25,32 @@ $(BUNDLE): node_modules/.installed gridwidgets/core/palette.json $(shell find js
 build: node_modules/.installed
 	npm run build
 
-$(VENV)/.installed: pyproject.toml $(BUNDLE)
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	# the bundle is built above: the build hook would run `npm install` again (and rewrite package-lock.json)
+
+# the bundle is built above: the build hook would run `npm install` again (and rewrite package-lock.json)
+$(VENV)/.installed: pyproject.toml $(BUNDLE) | $(BIN)/python
 	SKIP_JUPYTER_BUILDER=1 $(BIN)/python -m pip install --quiet -e ".[dev]"
 	touch $@
+
+# the dev extra holds the lab extra: after `make test`, `make lab` installs nothing
+$(VENV)/.lab: pyproject.toml $(BUNDLE) | $(BIN)/python
+	if [ ! $(VENV)/.installed -nt pyproject.toml ]; then \
+	  SKIP_JUPYTER_BUILDER=1 $(BIN)/python -m pip install --quiet -e ".[lab]"; fi
+	touch $@
+
+# the sdist and the wheel as released, from a clean copy of the committed tree (git archive): the sdist
+# carries js/ and no bundle, and the wheel is built from the sdist (its build hook runs npm there)
+# (uncommitted changes to tracked files are included: `git stash create` records them without touching
+#  the checkout). `make dist DIST=folder` writes elsewhere. Needs Node.js and npm, as the sdist does.
+DIST ?= dist
+dist: setup
+	rm -rf "$(DIST)" && mkdir -p "$(DIST)/.tree"
+	ref=$$(git stash create); git archive --format=tar "$${ref:-HEAD}" | tar -x -C "$(DIST)/.tree"
+	$(BIN)/python -m build --outdir "$(DIST)" "$(DIST)/.tree"
+	rm -rf "$(DIST)/.tree"
+	$(BIN)/python -m twine check --strict "$(DIST)"/*.tar.gz "$(DIST)"/*.whl
 
 # Debian's Chromium for the browser tests (never a browser download), and
 # rsvg-convert, the plain SVG rasteriser the picture tests compare with
@@ -36,7 +59,7 @@ chromium:
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq chromium librsvg2-bin; \
 	  else echo "Browser tests need Debian's chromium and librsvg2-bin: sudo apt-get install chromium librsvg2-bin"; exit 1; fi; }
 
-lab: setup
+lab: setup-lab
 	$(BIN)/jupyter lab --ip=$(HOST) --ServerApp.root_dir=notebooks --LabApp.default_url=/lab/tree/00-welcome.ipynb \
 	  --LabApp.news_url=None --ServerApp.log_level=WARN $(if $(filter 0,$(shell id -u)),--allow-root) 2>&1 \
 	  | sed -u '/Fail to get yarn configuration/,/^Node\.js v/d'
@@ -52,7 +75,7 @@ docs: setup
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
 lint: setup
-	$(BIN)/ruff check gridwidgets tests benchmarks docs/hooks
+	$(BIN)/ruff check gridwidgets tests benchmarks docs/hooks conftest.py
 	npm run typecheck
 
 test-fast: setup

@@ -102,7 +102,9 @@ class JupyterLab:
     ``root_dir`` is used as given (copy your notebooks there first; see
     :meth:`from_files`).  ``extra_pythonpath`` is prepended to the kernel's
     ``PYTHONPATH`` (the repository root by default, so ``import gridwidgets``
-    works even when the package is not installed in the venv).
+    works even when the package is not installed in the venv). ``python`` is
+    the interpreter that runs the server and its kernels (this one by
+    default; the release test gives a fresh virtual environment's).
     """
 
     #: ``python -m <app_module>`` starts the server
@@ -116,8 +118,10 @@ class JupyterLab:
         *,
         extra_pythonpath: list[str] | None = None,
         startup_timeout: float = 60.0,
+        python: str | os.PathLike = sys.executable,
     ):
         self.root_dir = Path(root_dir)
+        self.python = str(python)
         self.extra_pythonpath = [str(REPO_ROOT)] if extra_pythonpath is None else extra_pythonpath
         self.startup_timeout = startup_timeout
         self.port = free_port()
@@ -143,7 +147,7 @@ class JupyterLab:
     def start(self) -> JupyterLab:
         self._tmp = tempfile.TemporaryDirectory(prefix="gw-lab-")
         tmp = Path(self._tmp.name)
-        env, dirs = jupyter_env(tmp, self.token, "settings", "workspaces")
+        env, dirs = jupyter_env(tmp, self.token, "settings", "workspaces", python=self.python)
         env.update(JUPYTERLAB_SETTINGS_DIR=str(dirs["settings"]), JUPYTERLAB_WORKSPACES_DIR=str(dirs["workspaces"]))
         # no news pop-up, no update check
         notif = dirs["settings"] / "@jupyterlab" / "apputils-extension"
@@ -184,7 +188,7 @@ class JupyterLab:
     def command(self) -> list[str]:
         """The server's command line: the shared ``ServerApp`` options, then :meth:`app_options`."""
         return [
-            sys.executable,
+            self.python,
             "-m",
             self.app_module,
             "--no-browser",
@@ -284,10 +288,14 @@ class JupyterNotebook(JupyterLab):
         return self.url(f"/notebooks/{path}")
 
 
-def jupyter_env(tmp: Path, token: str, *extra_dirs: str) -> tuple[dict[str, str], dict[str, Path]]:
+def jupyter_env(
+    tmp: Path, token: str, *extra_dirs: str, python: str | os.PathLike = sys.executable
+) -> tuple[dict[str, str], dict[str, Path]]:
     """The environment of a Jupyter server under test: this process's, without
     any ``JUPYTER*``/``JPY_*`` variable, with ``token``, and every config, data,
     runtime and IPython folder made fresh under ``tmp`` (plus ``extra_dirs``).
+    ``python``'s folder leads ``PATH``; another interpreter than this one runs
+    without this process's ``PYTHONPATH`` and ``VIRTUAL_ENV``.
 
     Returns:
         ``(env, dirs)``: the variables, and each folder made, by name.
@@ -304,9 +312,12 @@ def jupyter_env(tmp: Path, token: str, *extra_dirs: str) -> tuple[dict[str, str]
         JUPYTER_RUNTIME_DIR=str(dirs["runtime"]),
         IPYTHONDIR=str(dirs["ipython"]),
         JUPYTER_PLATFORM_DIRS="1",
-        PATH=str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", ""),
+        PATH=str(Path(python).parent) + os.pathsep + env.get("PATH", ""),
         PYTHONUNBUFFERED="1",
     )
+    if str(python) != sys.executable:
+        env.pop("PYTHONPATH", None)
+        env.pop("VIRTUAL_ENV", None)
     return env, dirs
 
 
