@@ -182,12 +182,12 @@ def test_marimo_the_welcome_notebook_converted_unchanged_has_four_live_boards(br
             for game in ("gridlock", "gridmaster4", "blockfour", "gridbloc"):
                 page.locator(f'[data-game="{game}"] [data-cell]').first.wait_for(timeout=90_000)
             board = page.locator('[data-game="gridlock"]').first
-            # the notebook's cell played B2 for X; O answers by a click
-            expect(board.locator('[data-cell="B2"]')).to_have_attribute("aria-label", "B2, X")
+            # the reader's board: untouched by the cells below (they play on a board of their own); X clicks
+            expect(board.locator('[data-cell="B2"]')).to_have_attribute("aria-label", "B2, empty")
             version = int(board.get_attribute("data-version"))
             board.locator('[data-cell="D4"]').click()
             expect(board).to_have_attribute("data-version", str(version + 1), timeout=30_000)
-            expect(board.locator('[data-cell="D4"]')).to_have_attribute("aria-label", "D4, O")
+            expect(board.locator('[data-cell="D4"]')).to_have_attribute("aria-label", "D4, X")
         except Exception:
             print(server.log())
             raise

@@ -13,6 +13,8 @@ the board's ``data-version``), bounded.
 from __future__ import annotations
 
 import email.parser
+import os
+import re
 import subprocess
 import tarfile
 import venv
@@ -51,10 +53,11 @@ def dist(tmp_path_factory):
     if not (REPO / ".git").exists():
         pytest.skip("make dist reads the git checkout (git archive)")
     out = tmp_path_factory.mktemp("dist")
-    r = run(["make", "--no-print-directory", "dist", f"DIST={out}"], 1200, cwd=REPO)
+    env = dict(os.environ, COLUMNS="400")  # twine's verdicts one line each
+    r = run(["make", "--no-print-directory", "dist", f"DIST={out}"], 1200, cwd=REPO, env=env)
     (wheel,) = out.glob("*.whl")
     (sdist,) = out.glob("*.tar.gz")
-    return wheel, sdist, r.stdout + r.stderr
+    return wheel, sdist, re.sub(r"\x1b\[[0-9;]*m", "", r.stdout + r.stderr)  # twine colours its verdicts
 
 
 def test_make_dist_builds_the_wheel_from_the_sdist_and_twine_check_passes(dist):

@@ -40,8 +40,10 @@ def test_welcome_four_boards_side_by_side_each_playable(open_notebook):
     assert boxes[0]["y"] == pytest.approx(boxes[1]["y"], abs=40), boxes
     assert boxes[1]["x"] > boxes[0]["x"] + boxes[0]["width"] - 1, boxes
 
-    # Gridlock: the notebook played B2 for X from code; O answers by a click on D4
+    # Gridlock: the reader's board is at its start after Run All (the code below plays on a board of its
+    # own); X plays D4 by a click
     v = version(nb, "gridlock")
+    assert v == 0, "a later cell played on the reader's Gridlock board"
     nb.page.locator('[data-game="gridlock"]').first.locator('[data-cell="D4"]').click()
     wait_version(nb, "gridlock", v + 1)
     # GridMaster4: orange's opening tile anywhere (GM-2)
@@ -64,9 +66,9 @@ def test_welcome_four_boards_side_by_side_each_playable(open_notebook):
     wait_version(nb, "gridbloc", 1)
 
     out = nb.run_code(
-        "print([[str(m) for m in g.history] for g in boards.games], blockfour.pending_bids)"
+        "print([[str(m) for m in g.history] for g in boards.games], boards.games[2].pending_bids)"
     ).strip()
-    assert out.startswith("[['B2', 'D4'], ['E5'], [], ['D4']]"), out
+    assert out.startswith("[['D4'], ['E5'], [], ['D4']]"), out
     assert out.endswith("(True, False)"), out  # X has bid; the bid itself is in no history
     assert nb.errors() == []
 
