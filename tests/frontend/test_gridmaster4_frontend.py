@@ -533,26 +533,43 @@ def test_clock_sends_once_per_state_after_the_delay(page, server):
 
 
 def test_clock_new_state_pause_and_destroy_cancel(page, server):
-    stub, bridge = open_stub(page, server, _agent_state(5), None, playing=True, delay=250)
+    """The page's timers run on Playwright's clock, paused: time moves only by
+    ``run_for``, so a loaded machine cannot make a timer fire early or late."""
+    page.clock.install()
+    stub, bridge = open_stub(page, server, _agent_state(5), None, playing=False, delay=250)
+    page.clock.pause_at(page.evaluate("Date.now()") + 1000)
+    stub.traits["playing"] = True  # state 5's timer starts now, on the paused clock
+    bridge.push()
+    page.wait_for_function("() => !!document.querySelector('button[data-action=\"pause\"]')", polling=50)
     # a new state before the delay is over: the old timer is dropped
-    page.wait_for_timeout(100)
+    page.clock.run_for(100)
     stub.traits["state"] = _agent_state(6)
     bridge.push()
-    page.wait_for_function("window.gw.log.some(e => e.send && e.send.type === 'agent-step')")
+    page.wait_for_function("() => document.querySelector('.gw-root').dataset.version === '6'", polling=50)
+    page.clock.run_for(260)  # past 5's first delay (had its timer stayed) and 6's
+    until(page, lambda: stub.intents)
     assert [c["version"] for c in stub.intents] == [6]
     # the same state drawn again (a refused click) does not send it again
     stub.traits["state"] = dict(_agent_state(6), message="Refused", message_kind="error")
     bridge.push()
+    page.wait_for_function("() => document.querySelector('[data-role=\"status\"]').textContent.includes('Refused')"
+                           " || document.body.textContent.includes('Refused')", polling=50)
+    page.clock.run_for(300)
     # pause cancels a pending step
     stub.traits["state"] = _agent_state(7)
     bridge.push()
+    page.wait_for_function("() => document.querySelector('.gw-root').dataset.version === '7'", polling=50)
     page.locator('button[data-action="pause"]').click()
     until(page, lambda: stub.traits["playing"] is False)
+    page.clock.run_for(300)
     # destroy cancels too
     page.locator('button[data-action="play"]').click()
+    until(page, lambda: stub.traits["playing"] is True)
     stub.traits["state"] = _agent_state(8)
     bridge.push()
+    page.wait_for_function("() => document.querySelector('.gw-root').dataset.version === '8'", polling=50)
     page.evaluate("window.gw.cleanup()")
-    page.wait_for_timeout(400)
+    page.clock.run_for(400)
+    page.evaluate("() => 0")  # anything sent would have reached the bridge by now
     assert [c["version"] for c in stub.intents] == [6]
     assert page.evaluate("window.gw.handlerCount()") == 0
