@@ -45,7 +45,8 @@ from typing import Any
 import numpy as np
 
 from .core.errors import IllegalMoveError
-from .core.game import Game, Hidden, JointMove
+from .core.game import Game
+from .core.moves import Hidden, JointMove
 from .core.notation import cell_name
 from .testing import _fingerprint
 

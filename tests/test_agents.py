@@ -267,12 +267,20 @@ def test_greedy_gridlock_prefers_mobility():
     assert str(GreedyAgent(seed=0).choose(g)) in {"B1", "C1"}
 
 
-def test_greedy_unknown_game_falls_back_to_random():
-    class Wrapped(gw.Gridlock):
-        game_id = "gridlock-test-variant"
+def test_greedy_falls_back_to_random_for_a_game_without_an_evaluation():
+    class Unvalued(gw.Gridlock):
+        def evaluate(self, player):
+            return None
 
-    g = Wrapped(2, 2)
-    assert str(GreedyAgent(seed=0).choose(g)) in {"A1", "B1", "A2", "B2"}
+    g = Unvalued(2, 2)
+    picks = {str(GreedyAgent(seed=s).choose(g)) for s in range(40)}
+    assert picks == {"A1", "B1", "A2", "B2"}  # uniformly random: every cell, where mobility would pick none first
+
+
+def test_a_game_id_without_a_game_type_is_refused():
+    with pytest.raises(TypeError, match="declare a game_type"):
+        class Renamed(gw.Gridlock):
+            game_id = "gridlock-test-variant"
 
 
 # ----------------------------------------------------------------------

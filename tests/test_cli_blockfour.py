@@ -11,7 +11,7 @@ import pytest
 
 from gridwidgets import BlockFour
 from gridwidgets.agents import RandomAgent
-from gridwidgets.cli import CLEAR, blockfour_board, play_blockfour
+from gridwidgets.games.blockfour.terminal import CLEAR, blockfour_board, play_blockfour
 from gridwidgets.games.blockfour import HIDDEN, Bid
 
 # X holds I O Z (table L T), O all five; IO against LT: no match,

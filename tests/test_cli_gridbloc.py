@@ -12,7 +12,7 @@ import pytest
 
 from gridwidgets import GridBloc
 from gridwidgets.agents import RandomAgent
-from gridwidgets.cli import gridbloc_board, play_gridbloc
+from gridwidgets.games.gridbloc.terminal import gridbloc_board, play_gridbloc
 
 # 3x3 blank board, start B2. Round 1: Player 2 runs A1, B1, back to A1 (no
 # point) and is shut into {A1, B1} by three walls: trapped after a wall, 2

@@ -12,7 +12,7 @@ import pytest
 
 from gridwidgets import GridMaster4
 from gridwidgets.agents import RandomAgent
-from gridwidgets.cli import gridmaster_board, play_gridmaster
+from gridwidgets.games.gridmaster.terminal import gridmaster_board, play_gridmaster
 
 # A 6x6 game, 2 players, 5 tiles: magenta is blocked after B1 and orange,
 # owed a free placement (GM-7), takes it on C1 and wins with tile 5 on E3.

@@ -32,7 +32,7 @@ def _names() -> list[str]:
             continue
         gt = cls.game_type
         names |= {gt.short_name, cls.__name__, gt.long_name, gt.long_name.replace(" ", ""),
-                  cls.__module__.rsplit(".", 1)[-1]}
+                  cls.__module__.split(".")[2]}  # the game's folder: gridwidgets.games.<folder>.rules
     return sorted(names, key=len, reverse=True)
 
 

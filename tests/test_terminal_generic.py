@@ -1,5 +1,5 @@
 """Terminal play for any registered game (issue 11): the generic loop of
-``gridwidgets.cli`` (``play_game``) on the games of ``docs/adding-a-game.md``,
+``gridwidgets.terminal`` (``play_game``) on the games of ``docs/adding-a-game.md``,
 and a game registered through a ``gridwidgets.games`` entry point appearing
 in ``python -m gridwidgets play NAME``."""
 
@@ -15,7 +15,7 @@ import pytest
 from docgames import load, source
 
 from gridwidgets.agents import RandomAgent
-from gridwidgets.cli import CLEAR, play_game
+from gridwidgets.terminal import CLEAR, play_game
 
 
 def _reader(lines):

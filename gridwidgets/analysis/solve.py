@@ -30,13 +30,14 @@ from __future__ import annotations
 import contextvars
 import threading
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.game import Game
 from ..core.gametype import Dynamics, Information, Utility
 
-__all__ = ["Solution", "SolveBudgetExceeded", "solve"]
+__all__ = ["Budget", "Solution", "SolveBudgetExceeded", "shrink_table", "solve"]
 
 #: past this many positions (about half a gigabyte) the transposition table
 #: drops its smaller half (see ``_shrink``); it only speeds the search up, so
@@ -134,9 +135,22 @@ class Solution:
 # ----------------------------------------------------------------------
 # Budget and progress
 # ----------------------------------------------------------------------
-class _Budget:
-    """Counts positions, checks the limits, and shows a tqdm bar once the
-    solve has taken more than a second (and ``progress`` is true)."""
+class Budget:
+    """The limits of one solve, for :func:`solve` and a game's own ``exact_solver``:
+    counts positions, checks the limits (raising :class:`SolveBudgetExceeded`),
+    and shows a tqdm bar once the solve has taken more than a second (and
+    ``progress`` is true).
+
+    Args:
+        time_limit: seconds (positive).
+        max_nodes: positions (a positive int).
+        progress: show a progress bar after a second.
+        desc: the bar's text.
+        total: how many root moves there are.
+
+    Raises:
+        ValueError: for a limit that is not positive.
+    """
 
     def __init__(self, time_limit: float, max_nodes: int, progress: bool, desc: str, total: int) -> None:
         if not time_limit > 0:
@@ -197,6 +211,24 @@ class _Budget:
             self.bar.set_description_str(f"{self.desc}: {self.nodes:,} positions, {self.elapsed():.1f} s")
             self.bar.close()
             self.bar = None
+
+
+def shrink_table(table: dict[int, Any]) -> None:
+    """Keep about the half of the table's positions whose keys have the most
+    bits set: the positions with the most cells or edges still in play, the
+    costly ones to search again. The table is changed in place. For exact
+    solvers whose transposition table keys are bitboards (ints) and that
+    must stay within memory."""
+    sizes = Counter(key.bit_count() for key in table)
+    kept, cut = 0, 0
+    for bits in sorted(sizes, reverse=True):
+        if kept + sizes[bits] > len(table) // 2:
+            cut = bits + 1
+            break
+        kept += sizes[bits]
+    keep = {key: value for key, value in table.items() if key.bit_count() >= cut}
+    table.clear()
+    table.update(keep)
 
 
 def solve(
@@ -278,7 +310,7 @@ def _negamax_solve(game: Game, time_limit: float, max_nodes: int, progress: bool
     name = type(game).game_type.short_name
     work = game.copy()
     moves = work.search_moves()
-    budget = _Budget(time_limit, max_nodes, progress, f"solve {name}", len(moves))
+    budget = Budget(time_limit, max_nodes, progress, f"solve {name}", len(moves))
     if work.is_over:
         budget.close()
         r = work.returns()

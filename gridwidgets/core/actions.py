@@ -202,7 +202,7 @@ def observation_shape(game: Game) -> tuple[int]:
 
 def all_cells(game: Game) -> Sequence[Any]:
     """Every cell of the board as a :class:`~gridwidgets.core.game.CellMove`, row by row."""
-    from .game import CellMove
+    from .moves import CellMove
 
     rows, cols = np.asarray(game.board).shape
     return [CellMove((r, c)) for r in range(rows) for c in range(cols)]

@@ -33,40 +33,25 @@ of it is shown).
 from __future__ import annotations
 
 import copy as _copy
-import inspect
-import json
 import os
-import re
 import threading
 import warnings
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 
+from . import savefile
 from .errors import IllegalMoveError, shorten
 from .gametype import Chance, GameInfo, GameType, Utility
-from .notation import Cell, cell_name, col_label
+from .hooks import KnowledgeHooks, PictureHooks, TerminalHooks, ViewHooks
+from .moves import CellMove, Hidden, JointMove, Step
+from .notation import col_label
+from .savefile import MAX_SAVE_CHARS
 
-if TYPE_CHECKING:  # pragma: no cover
-    pass
-
-__all__ = ["FORMAT", "MAX_JSON_DEPTH", "MAX_SAVE_CHARS", "CellMove", "Game", "Hidden", "JointMove", "Observation",
-           "Step"]
-
-#: the ``"format"`` field of every save file
-FORMAT = "gridwidgets"
-#: save files nested deeper than this are refused (a ``ValueError``, never a ``RecursionError``)
-MAX_JSON_DEPTH = 64
-#: the longest save file :meth:`Game.from_json` reads, in characters (about 50 times the
-#: longest game of the package's games); longer input is refused before it is parsed
-MAX_SAVE_CHARS = 4_000_000
-#: JSON strings (to their end, or to the end of the text) and runs of characters
-#: that are neither quotes nor brackets: what is left is the brackets outside strings
-_NOT_BRACKETS = re.compile(r'"(?:[^"\\]|\\.)*+(?:"|\Z)|[^"\[\]{}]+', re.DOTALL)
+__all__ = ["CellMove", "Game", "Hidden", "JointMove", "Observation", "Step"]
 
 G = TypeVar("G", bound="Game")
 
@@ -77,106 +62,6 @@ _OWN = frozenset({"_observers", "_lock", "_quiet", "_dirty"})
 #: element types a list may hold to be copied flat (``list(value)``): immutable,
 #: so the flat copy is what ``deepcopy`` would make, without a call per element
 _ATOMIC = frozenset({int, float, bool, str, type(None)})
-
-
-@dataclass(frozen=True, order=True)
-class CellMove:
-    """A move that is one cell (a marker, a tile, a step; ``MoveKind.CELL``).
-
-    ``str(move)`` is its notation (``"B2"``, rule C-2); ``move.cell`` the
-    0-based ``(row, col)`` tuple (rule C-1).
-    """
-
-    cell: Cell
-
-    def __str__(self) -> str:
-        return cell_name(self.cell)
-
-    def __repr__(self) -> str:
-        try:
-            return f"CellMove({cell_name(self.cell)!r})"
-        except Exception:  # a hand-made move off every board still shows itself
-            return f"CellMove({self.cell!r})"
-
-
-@dataclass(frozen=True)
-class JointMove:
-    """The revealed joint action of a simultaneous node: one move per player.
-
-    ``str`` is the moves' notation joined by ``" + "`` (``"IO + IL"``).
-
-    Attributes:
-        players: the players who submitted, in increasing order.
-        moves: their moves, in the same order.
-    """
-
-    players: tuple[int, ...]
-    moves: tuple[Any, ...]
-
-    def __str__(self) -> str:
-        return " + ".join(str(m) for m in self.moves)
-
-    def __iter__(self) -> Iterator[Any]:
-        return iter(self.moves)
-
-    def __len__(self) -> int:
-        return len(self.moves)
-
-    def move_of(self, player: int) -> Any:
-        """The move ``player`` submitted.
-
-        Raises:
-            KeyError: if ``player`` took no part.
-        """
-        for p, m in zip(self.players, self.moves, strict=True):
-            if p == player:
-                return m
-        raise KeyError(player)
-
-
-@dataclass(frozen=True)
-class Hidden:
-    """Stands for a submission ``player`` made that the viewer may not see
-    (in a game from :meth:`Game.view_for`). ``str`` is ``"?"``."""
-
-    player: int
-
-    def __str__(self) -> str:
-        return "?"
-
-
-@dataclass(frozen=True)
-class Step:
-    """One step of the history: what ``undo`` takes back and ``redo`` replays at once.
-
-    Attributes:
-        moves: every history entry of the step, in order: the decision (one
-            move, or each submission of a joint action) then the moves the
-            rules made by themselves.
-        players: for a joint action, the submitting players (the first
-            ``len(players)`` entries of ``moves`` are theirs); ``None`` for
-            a single move.
-    """
-
-    moves: tuple[Any, ...]
-    players: tuple[int, ...] | None = None
-
-    @property
-    def decision(self) -> Any:
-        """The move chosen, or the :class:`JointMove` of a simultaneous node."""
-        if self.players is None:
-            return self.moves[0]
-        return JointMove(self.players, self.moves[: len(self.players)])
-
-    @property
-    def automatic(self) -> tuple[Any, ...]:
-        """The moves the rules made by themselves after the decision."""
-        return self.moves[1 if self.players is None else len(self.players) :]
-
-    def __str__(self) -> str:
-        auto = self.automatic
-        text = str(self.decision)
-        return text + (" (" + ", ".join(str(m) for m in auto) + ")" if auto else "")
 
 
 class Observation:
@@ -198,24 +83,22 @@ class Observation:
         return id(self) in self._game._observers
 
 
-def _takes(func: Callable[..., Any], name: str) -> bool:
-    """True if ``func`` accepts a parameter ``name`` (or ``**kwargs``)."""
-    try:
-        params = inspect.signature(func).parameters
-    except (TypeError, ValueError):  # pragma: no cover - builtins
-        return True
-    return name in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
-
-
-class Game(ABC):
+class Game(KnowledgeHooks, PictureHooks, TerminalHooks, ViewHooks, ABC):
     """Base class of the games: a plain object with ``play``/``undo``/``redo``.
 
     A subclass declares :attr:`game_type` (what kind of game it is) and
     :attr:`players`, and implements the abstract methods (its rules). The
-    optional *hooks* below attach what a game knows beyond its rules; every
+    optional *hooks* (:mod:`gridwidgets.core.hooks`: knowledge, picture,
+    terminal, view) attach what a game knows beyond its rules; every
     generic layer (agents, the solver, ``simulate``, tournaments, the
-    terminal, the widget, the classroom) reads them instead of asking which
-    game it is. ``docs/adding-a-game.md`` walks through it.
+    terminal, the widget, the rooms) reads them instead of asking which
+    game it is. Save files are :mod:`gridwidgets.core.savefile`'s, move value
+    types :mod:`gridwidgets.core.moves`'. ``docs/adding-a-game.md`` walks
+    through it.
+
+    Two facades reach above the core, as ``chess.Board`` reaches ``chess.svg``
+    only through ``_repr_svg_``: :meth:`widget` (:mod:`gridwidgets.widgets`)
+    and :meth:`simulate` (:mod:`gridwidgets.sim`), each imported when called.
     """
 
     #: what kind of game this is (dynamics, information, chance, utility,
@@ -241,9 +124,6 @@ class Game(ABC):
     rows: int
     cols: int
 
-    #: every subclass that declares its own id, for ``Game.from_json`` (the
-    #: public registry, :mod:`gridwidgets.core.registry`, holds what is registered)
-    _by_id: ClassVar[dict[str, type[Game]]] = {}
     #: attributes that never change after ``__init__`` (lookup tables): copies share them
     _static: ClassVar[frozenset[str]] = frozenset()
     #: True if :attr:`game_type` says some node is simultaneous (a fast check in ``play``)
@@ -252,41 +132,15 @@ class Game(ABC):
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         own = cls.__dict__
+        if "game_id" in own:
+            raise TypeError(f"{cls.__name__}: declare a game_type; game_id is its short_name")
         if "game_type" in own:
             gt = own["game_type"]
             if not isinstance(gt, GameType):
                 raise TypeError(f"{cls.__name__}.game_type must be a GameType, got {type(gt).__name__}")
-            if "game_id" in own and own["game_id"] != gt.short_name:
-                raise TypeError(f"{cls.__name__}: game_id {own['game_id']!r} is not game_type.short_name")
             cls.game_id = gt.short_name
-        elif own.get("game_id"):
-            # a game written before game types: a default declaration from its id
-            n = len(cls.players) if isinstance(cls.__dict__.get("players"), tuple) and cls.players else 2
-            cls.game_type = GameType(short_name=own["game_id"], long_name=cls.__name__, min_players=n,
-                                     max_players=n)
-        gt = cls.__dict__.get("game_type") or getattr(cls, "game_type", None)
+        gt = getattr(cls, "game_type", None)
         cls._has_joint = bool(gt is not None and gt.simultaneous)
-        if "game_id" in own or "game_type" in own:
-            Game._by_id[cls.game_id] = cls
-        # a legacy engine whose legal_moves/parse_move take no player: adapt it
-        if "legal_moves" in own and not _takes(own["legal_moves"], "player"):
-            legacy_legal = own["legal_moves"]
-
-            def legal_moves(self: Game, player: int | None = None) -> list[Any]:
-                if player is not None and player != self.current_player:
-                    return []
-                return legacy_legal(self)  # type: ignore[no-any-return]
-
-            legal_moves.__doc__ = legacy_legal.__doc__
-            cls.legal_moves = legal_moves  # type: ignore[method-assign]
-        if "parse_move" in own and not _takes(own["parse_move"], "player"):
-            legacy_parse = own["parse_move"]
-
-            def parse_move(self: Game, value: Any, player: int | None = None) -> Any:
-                return legacy_parse(self, value)
-
-            parse_move.__doc__ = legacy_parse.__doc__
-            cls.parse_move = parse_move  # type: ignore[method-assign]
 
     def __init__(self) -> None:
         self._history: list[Any] = []
@@ -437,225 +291,6 @@ class Game(ABC):
     presets: ClassVar[dict[str, tuple[str, dict[str, Any]]]] = {}
     #: one or two sentences on how to play on the board, for menus and help
     how_to_play: ClassVar[str] = ""
-    #: names served by ``gridwidgets.cli`` for callers of earlier versions,
-    #: ``{name: "module:attribute"}`` (a game's own terminal functions)
-    terminal_names: ClassVar[dict[str, str]] = {}
-    #: a module with this game's own terminal dialogue: its ``add_arguments(parser)``
-    #: and ``session(args)`` stand in for the defaults of :meth:`terminal_arguments`
-    #: and :meth:`terminal_session`; ``None`` (the default): the generic ones
-    terminal_module: ClassVar[str | None] = None
-    #: the module of the game's compiled kernels (:mod:`gridwidgets.fast`, numba),
-    #: used by ``simulate`` and ``MCTSAgent`` when numba is installed; ``None``: none
-    compiled_module: ClassVar[str | None] = None
-
-    @classmethod
-    def terminal_arguments(cls, parser: Any) -> None:
-        """Add this game's options to its ``python -m gridwidgets play NAME``
-        parser (an ``argparse.ArgumentParser``). The default:
-        ``--preset KEY`` (from :attr:`presets`), ``--option KEY=VALUE``
-        (repeatable, values read as JSON or else as text), ``--seed N`` and
-        ``--agent SEAT`` (repeatable: a player id or name played by a
-        :class:`~gridwidgets.agents.RandomAgent`), unless the game names a
-        :attr:`terminal_module` of its own."""
-        if cls.terminal_module:
-            import importlib
-
-            importlib.import_module(cls.terminal_module).add_arguments(parser)
-            return
-        from ..cli import generic_arguments
-
-        generic_arguments(cls, parser)
-
-    @classmethod
-    def terminal_session(cls, args: Any) -> Callable[[], Any]:
-        """From the parsed arguments, a function that plays one game in the
-        terminal. The default makes the game from the options and plays it
-        with :func:`gridwidgets.cli.play_game`, the generic loop (moves typed
-        in notation, ``?`` help, ``u`` undo, ``q`` quit; hidden submissions
-        of a simultaneous node typed in turn with the screen cleared
-        between people).
-
-        A game that names a :attr:`terminal_module` gets that module's
-        ``session(args)``: its own dialogue.
-
-        Raises:
-            ValueError: for options the game refuses (shown as a usage error).
-        """
-        if cls.terminal_module:
-            import importlib
-
-            return importlib.import_module(cls.terminal_module).session(args)  # type: ignore[no-any-return]
-        from ..cli import generic_session
-
-        return generic_session(cls, args)
-    #: options of a small game of this kind, quick to play out: golden playthroughs,
-    #: conformance checks and demos use them (default: the default options)
-    small_options: ClassVar[dict[str, Any]] = {}
-
-    # Knowledge hooks: what agents and the solver use --------------------------
-    def evaluate(self, player: int) -> float | None:
-        """A heuristic value of this position for ``player`` (higher is
-        better), for greedy play and alpha-beta at its depth limit; ``None``
-        (the default) means the game offers none. It may read anything of
-        the game; it must not change it."""
-        return None
-
-    def move_value(self, move: Any, player: int) -> tuple[float, ...] | None:
-        """How good playing ``move`` looks to ``player`` one move ahead, as a
-        tuple compared lexicographically (higher is better), for one-ply
-        search (:class:`~gridwidgets.agents.GreedyAgent`); ``None`` (the
-        default) means: play it, then :meth:`evaluate`. A game whose
-        position value depends on what the move ended (a round) gives its
-        own. It must leave the game as it found it."""
-        return None
-
-    def search_moves(self) -> list[Any]:
-        """The moves a search considers here (default :meth:`legal_moves`).
-        A game may leave out moves that only lengthen the search without
-        changing the contest (a setup phase whose only move that matters
-        is the one that ends it)."""
-        return self.legal_moves()
-
-    def symmetries(self) -> list[tuple[int, ...]]:
-        """Permutations of the cells (row-major indices) that map the rules
-        onto themselves, identity excluded, for solvers (default: none)."""
-        return []
-
-    def position_key(self, symmetry: Sequence[int] | None = None) -> Hashable:
-        """A hashable key equal for two positions with the same future
-        (transposition tables); under ``symmetry`` (one of
-        :meth:`symmetries`) the key of the mapped position. The default is
-        the history itself: always right, never merges transpositions."""
-        return (tuple(str(m) for m in self._history), tuple(sorted(self._pending)))
-
-    # Framework hooks: actions and observations (gridwidgets.core.actions) -----
-    def all_moves(self, player: int) -> list[Any]:
-        """Every move ``player`` could ever make under these options, in a
-        fixed order: a move's index is its *action id* in OpenSpiel,
-        PettingZoo and Gymnasium (:mod:`gridwidgets.core.actions`). Every
-        player's list has the same length, and every legal move of any
-        position is in it (``check_game`` checks both).
-
-        The default serves games whose moves are single cells
-        (``MoveKind.CELL`` only): the board's cells row by row, action
-        ``row * cols + col``.
-
-        Raises:
-            NotImplementedError: a game with other kinds of moves that does not list them.
-        """
-        from .actions import all_cells
-        from .gametype import MoveKind
-
-        if tuple(self.game_type.move_kinds) != (MoveKind.CELL,):
-            raise NotImplementedError(
-                f"{type(self).__name__} has moves that are not single cells: define all_moves(player) "
-                "to number them for OpenSpiel, PettingZoo and Gymnasium")
-        return list(all_cells(self))
-
-    def observation_features(self, player: int | None) -> np.ndarray:
-        """What a player sees that :attr:`board` does not show (tile numbers,
-        walls, hands, a round), as a flat float array of a length the options
-        fix; appended to the board planes of
-        :func:`~gridwidgets.core.actions.observation_tensor`. Called on the
-        player's view, so hidden submissions are already hidden. Default:
-        nothing (the board tells the whole position)."""
-        return np.zeros(0, dtype=np.float32)
-
-    #: analysis functions particular to this game, ``{name: function or "module:attribute"}``,
-    #: served as ``gridwidgets.analysis.<name>`` (a game's own tables or plots); none by
-    #: default. The name ``"stage_matrix"`` is special: ``analysis.equilibrium(game)``
-    #: calls it at a two-player simultaneous node for the matrix game of that node.
-    analysis_tools: ClassVar[dict[str, Any]] = {}
-    #: exercise kinds particular to this game, ``{kind: object or "module:attribute"}``
-    #: (``gridwidgets.exercises``): each object has ``applies(game) -> bool``,
-    #: ``generate(cls, options, depth, n, rng, progress) -> list[Exercise]`` and
-    #: ``judge(exercise) -> Judge``; none by default (the generic kinds need none)
-    exercise_kinds: ClassVar[dict[str, Any]] = {}
-    #: agents particular to this game, ``{name: class or "module:attribute"}``, served as
-    #: ``gridwidgets.agents.<name>``; none by default
-    agents: ClassVar[dict[str, Any]] = {}
-    #: a fast exact solver for this game, ``f(game, *, time_limit, max_nodes,
-    #: progress) -> Solution``, used by ``analysis.solve`` instead of its generic search
-    exact_solver: ClassVar[Callable[..., Any] | None] = None
-
-    # Display hooks ---------------------------------------------------------
-    #: what :attr:`scores` counts, as a column heading of the pictures' players panel
-    score_label: ClassVar[str] = "Score"
-
-    def player_label(self, player: int) -> str:
-        """How people are told who a player is, one wording in every game:
-        ``Player 1 (X)`` (the seat from 1, then the player's name or mark);
-        ``Player 1`` alone when the name already says it.
-
-        Raises:
-            IndexError: if ``player`` is not a player of this game.
-        """
-        if not 0 <= player < len(self.players):
-            raise IndexError(f"no player {player!r} in a {len(self.players)}-player game")
-        name = self.players[player]
-        if name.lower().startswith("player"):
-            return f"Player {player + 1}"
-        return f"Player {player + 1} ({name})"
-
-    def status(self) -> str:
-        """One line for people: whose turn it is, or the result."""
-        if self.is_over:
-            if self.winner is not None:
-                return f"{self.player_label(self.winner)} wins."
-            return "Draw between " + ", ".join(self.player_label(p) for p in self.winners) + "."
-        if self._pending:
-            done = ", ".join(self.player_label(p) for p in self._pending)
-            waiting = ", ".join(self.player_label(p) for p in self._simultaneous() if p not in self._pending)
-            return f"{waiting} to choose ({done} has chosen)."
-        assert self.current_player is not None
-        return f"{self.player_label(self.current_player)} to move."
-
-    def forbidden_cells(self) -> list[Cell]:
-        """Empty cells the mover may not use, for display (none by default)."""
-        return []
-
-    forbidden_rule: ClassVar[str] = ""
-
-    # View hooks: what the browser's board needs (gridwidgets.widgets reads them) -------
-    #: the front-end layer that draws this game (``js/src/games/<name>.ts``); ``""``: the
-    #: generic view, which draws :meth:`scene` and handles cell, edge, multi-cell and choice moves
-    frontend_layer: ClassVar[str] = ""
-    #: default values of the widget's options for this game (``{"show_legal": True}``)
-    widget_defaults: ClassVar[dict[str, Any]] = {}
-    #: extra synced options of this game's widget, ``{name: default}`` (bool, int, float or str)
-    widget_options: ClassVar[dict[str, Any]] = {}
-
-    def frontend_state(self) -> dict[str, Any]:
-        """What this game's front-end layer needs beyond the generic state, as
-        JSON-able values (the widget's ``state["extra"]``); public information only."""
-        return {}
-
-    def board_spec(self) -> dict[str, Any] | None:
-        """The board as a design (a dict a constructor option takes back), for games
-        with a board editor; ``None`` (the default): the game has no editor."""
-        return None
-
-    #: the edits :meth:`edit_board` knows (``action`` names), for games with a board editor
-    edit_actions: ClassVar[tuple[str, ...]] = ()
-
-    def edit_board(self, action: str, target: str) -> Game:
-        """A new game on the board changed by one edit (the widget's editor); the
-        actions are :attr:`edit_actions`.
-
-        Raises:
-            ValueError: if the game has no editor, the edit is unknown or makes the board invalid.
-        """
-        raise ValueError(f"{self.game_type.long_name} has no board editor")
-
-    #: the players' colours, as names of the palette (:mod:`gridwidgets.core.palette`);
-    #: empty: the palette's default order (blue, red, green, teal, ...)
-    player_colours: ClassVar[tuple[str, ...]] = ()
-
-    def cell_text(self, cell: Cell) -> str:
-        """The text drawn in a cell: the owner's initial by default, ``""`` if empty."""
-        owner = int(self.board[cell])
-        return self.players[owner][:1] if 0 <= owner < len(self.players) else ""
-
     # ------------------------------------------------------------------
     # Derived state
     # ------------------------------------------------------------------
@@ -1328,26 +963,20 @@ class Game(ABC):
 
     def to_dict(self) -> dict[str, Any]:
         """The save file as a dict (see :meth:`to_json`)."""
-        with self._lock:
-            return {
-                "format": FORMAT,
-                "game": self.game_id,
-                "version": self.save_version,
-                "options": self.options(),
-                "history": [str(m) for m in self._history],
-                "future": [str(m) for m in self.future],
-                "board": self.text_rows(),
-            }
+        return savefile.to_dict(self)
 
     def to_json(self, indent: int | None = 1) -> str:
-        """A versioned save file: the options, the moves played and undone
-        (notation) and, for people and as a check, the board's text rows.
-        A submission still hidden is not saved (it would reveal it)."""
-        return json.dumps(self.to_dict(), indent=indent)
+        """A versioned save file (:mod:`gridwidgets.core.savefile`): the
+        options, the moves played and undone (notation) and, for people and
+        as a check, the board's text rows. A submission still hidden is not
+        saved (it would reveal it)."""
+        return savefile.dumps(self, indent=indent)
 
     @classmethod
     def from_json(cls: type[G], text: str | bytes | dict[str, Any]) -> G:
-        """Load a save file made by :meth:`to_json`, checking every part.
+        """Load a save file made by :meth:`to_json`, checking every part
+        (:func:`gridwidgets.core.savefile.load`). On ``Game`` itself, the
+        game is found by the file's ``"game"`` id.
 
         Every move is replayed through the rules, so a file can only give a
         game that could have been played.
@@ -1358,108 +987,7 @@ class Game(ABC):
                 a board that does not match the moves). No game is returned
                 half-loaded.
         """
-        limit = cls.max_save_chars
-        if isinstance(text, dict):
-            data: Any = text
-        else:
-            if isinstance(text, (str, bytes, bytearray)) and len(text) > limit:
-                raise ValueError(f"not a gridwidgets save file: {len(text):,} characters, more than a save file "
-                                 f"holds ({limit:,})")
-            if isinstance(text, (bytes, bytearray)):
-                try:
-                    text = bytes(text).decode("utf-8")
-                except UnicodeDecodeError:
-                    raise ValueError("not a gridwidgets save file: not UTF-8 text") from None
-            if not isinstance(text, str):
-                raise ValueError(f"not a gridwidgets save file: expected text, got {type(text).__name__}")
-            _check_depth(text)
-            try:
-                data = json.loads(text)
-            except (json.JSONDecodeError, RecursionError) as exc:
-                raise ValueError(f"not a gridwidgets save file: not valid JSON ({shorten(str(exc), 80)})") from None
-        if not isinstance(data, dict):
-            raise ValueError("not a gridwidgets save file: the top level must be a JSON object")
-        if data.get("format") != FORMAT:
-            raise ValueError(
-                f"not a gridwidgets save file: 'format' must be {FORMAT!r}, got {shorten(data.get('format'))}"
-            )
-        game_id = data.get("game")
-        target: type[Game] = cls
-        if not cls.game_id:
-            from .registry import lookup_id
-
-            found = lookup_id(game_id) if isinstance(game_id, str) else None
-            if found is None:
-                raise ValueError(f"unknown game {shorten(game_id)}; known: {sorted(Game._by_id)}")
-            target = found
-        elif game_id != cls.game_id:
-            raise ValueError(f"this file holds a {shorten(game_id)} game, not {cls.game_id!r}")
-        version = data.get("version")
-        if version != target.save_version:
-            raise ValueError(
-                f"unsupported save version {shorten(version)} (this gridwidgets reads version {target.save_version})"
-            )
-        options = data.get("options", {})
-        if not isinstance(options, dict) or not all(isinstance(k, str) for k in options):
-            raise ValueError("'options' must be a JSON object")
-        try:
-            game = target(**options)
-        except (TypeError, ValueError, IllegalMoveError) as exc:
-            raise ValueError(f"bad options {shorten(options, 80)}: {shorten(str(exc), 200)}") from None
-        lists = {}
-        for key in ("history", "future"):
-            moves = data.get(key, [])
-            if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
-                raise ValueError(f"{key!r} must be a list of move strings")
-            lists[key] = moves
-        history, future = lists["history"], lists["future"]
-        if len(history) + len(future) > limit // 3:  # a file of moves alone would be longer than that
-            raise ValueError(f"the file holds {len(history) + len(future):,} moves, more than a save file holds")
-        bound = game.max_game_length()
-        if bound is not None and len(history) + len(future) > bound:
-            raise ValueError(
-                f"the file holds {len(history) + len(future):,} moves, more than a game of these options can "
-                f"last ({bound:,})"
-            )
-        game._quiet += 1  # no observers can exist yet; skip notifications
-        try:
-            i = pos = 0  # i: entries of the file fed to play(); pos: entries the game has recorded
-            while i < len(history):
-                game._load_move(history[i], i + 1)
-                i += 1
-                if len(game._history) > pos:
-                    # the step is recorded: the submissions of a joint action, then the
-                    # moves the rules made by themselves (skips), which stand in the file too
-                    made = [str(m) for m in game._history[pos:]]
-                    if made != history[pos : pos + len(made)]:
-                        raise ValueError(
-                            f"moves {pos + 1}.. of the history are {shorten(history[pos : pos + len(made)], 120)}, "
-                            f"but the rules give {shorten(made, 120)}"
-                        )
-                    pos = len(game._history)
-                    i = max(i, pos)
-            if game._pending:
-                raise ValueError("the history ends inside a joint action: a submission is missing")
-            steps_before = len(game._step_records)
-            for j, text_move in enumerate(future):
-                game._load_move(text_move, len(history) + j + 1)
-            if game._pending:
-                raise ValueError("the future ends inside a joint action: a submission is missing")
-            for _ in range(len(game._step_records) - steps_before):
-                game._pop_step()
-        finally:
-            game._quiet -= 1
-            game._dirty = False
-        board = data.get("board")
-        if board is not None and board != game.text_rows():
-            raise ValueError("the saved 'board' does not match the position reached by the moves")
-        return game  # type: ignore[return-value]
-
-    def _load_move(self, text: str, number: int) -> None:
-        try:
-            self.play(text)
-        except IllegalMoveError as exc:
-            raise ValueError(f"move {number} ({shorten(text)}) cannot be played: {exc}") from None
+        return savefile.load(cls, text)  # type: ignore[return-value]
 
     # ------------------------------------------------------------------
     # Simulation
@@ -1568,108 +1096,6 @@ class Game(ABC):
             moves = len(self._history)
             return f"<{type(self).__name__}({opts}): {moves} move{'s' if moves != 1 else ''}, {self.status()}>"
 
-    def to_svg(
-        self,
-        size: int | None = None,
-        show_forbidden: bool = False,
-        show_legal: bool = False,
-        marks: Iterable[Cell] = (),
-        panel: str = "auto",
-    ) -> str:
-        """A static SVG picture of the position (no JavaScript needed): the
-        status line, the board (:meth:`scene`), the players' panel and the
-        legend, drawn by :func:`~gridwidgets.core.draw.render_svg`.
-
-        Args:
-            size: width of the board in CSS pixels (the panel beside it adds
-                to it); ``None``: 320, or wider for a big board so that no
-                text is under 11 px.
-            show_forbidden: mark the cells the mover may not use.
-            show_legal: mark the legal cells of the player to act with dots.
-            marks: more cells to mark with dots.
-            panel: the players' panel ``"beside"`` the board, ``"below"`` it,
-                or ``"auto"`` (beside a board up to 480 px wide).
-
-        Raises:
-            ValueError: if ``size`` is not a whole number from 60 to 4,000,
-                or ``panel`` is none of those.
-        """
-        from .draw import render_svg
-
-        if size is not None and (isinstance(size, bool) or not isinstance(size, int) or not 60 <= size <= 4000):
-            raise ValueError(f"size must be a whole number of pixels from 60 to 4000, got {str(size)[:30]!r}")
-        with self._lock:  # the scene of one position; drawing it needs no lock
-            scene = self.scene(show_forbidden=show_forbidden, show_legal=show_legal)
-        if marks:
-            scene = replace(scene, legal=(*(tuple(c) for c in marks), *scene.legal))
-        return render_svg(scene, size=size, panel=panel)
-
-    def to_png(self, path: str | os.PathLike[str] | None = None, *, size: int | None = None,
-               scale: float = 2.0) -> bytes:
-        """The static picture (:meth:`to_svg`) as a PNG, for slides: rasterised
-        by resvg (:func:`~gridwidgets.core.draw.to_png`).
-
-        Args:
-            path: a file to write; ``None``: only return the bytes.
-            size: as for :meth:`to_svg`.
-            scale: pixels per CSS pixel (2 by default: sharp when projected).
-
-        Returns:
-            The PNG's bytes.
-
-        Raises:
-            ValueError: for a bad ``size`` or ``scale``.
-        """
-        from .draw import to_png
-
-        return to_png(self.to_svg(size=size), path, scale=scale)
-
-    def _repr_svg_(self) -> str:
-        return self.to_svg()
-
-    def _repr_png_(self) -> tuple[bytes, dict[str, int]]:
-        # beside the SVG: what a notebook shows before it is trusted (JupyterLab
-        # draws no SVG output of an untrusted notebook) and what GitHub shows
-        from .draw import png_with_size
-
-        return png_with_size(self.to_svg())
-
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> tuple[dict[str, Any], dict[str, Any]]:
-        # the SVG and its PNG from one drawing of the position (IPython skips
-        # _repr_svg_ and _repr_png_ for what this bundle already holds)
-        from .draw import png_with_size
-
-        svg = self.to_svg()
-        png, size = png_with_size(svg)
-        return {"image/svg+xml": svg, "image/png": png}, {"image/png": size}
-
-    def picture(self, **options: Any) -> Any:
-        """The static picture with options (those of :meth:`to_svg`, e.g.
-        ``show_forbidden=True``) as a :class:`~gridwidgets.core.draw.Picture`,
-        which a notebook shows as SVG and PNG.
-
-        Raises:
-            ValueError: for a bad option value, as :meth:`to_svg`.
-        """
-        from .draw import Picture
-
-        return Picture(self.to_svg(**options))
-
-    def scene(self, *, show_legal: bool = False, show_forbidden: bool = False) -> Any:
-        """The picture of this position as generic layers (a
-        :class:`~gridwidgets.core.scene.Scene`: pieces, edges, regions,
-        overlays), which one renderer draws for every game. The default
-        draws each cell's text in its owner's colour and outlines the last
-        step; games override it to draw more.
-
-        Args:
-            show_legal: mark the legal cells of the player to act.
-            show_forbidden: mark the cells a rule forbids the mover (:meth:`forbidden_cells`).
-        """
-        from .scene import default_scene
-
-        return default_scene(self, show_legal=show_legal, show_forbidden=show_forbidden)
-
     def widget(self, **options: Any) -> Any:
         """The interactive board for this very game object (an anywidget).
 
@@ -1686,21 +1112,4 @@ class Game(ABC):
     def row_labels(self) -> list[str]:
         return [str(r + 1) for r in range(self.rows)]
 
-
-def _check_depth(text: str, limit: int = MAX_JSON_DEPTH) -> None:
-    """Refuse JSON nested deeper than ``limit`` before parsing it (linear time:
-    a pattern that never backtracks keeps the brackets outside strings, numpy
-    counts their depth)."""
-    brackets = _NOT_BRACKETS.sub("", text)
-    if not brackets:
-        return
-    codes = np.frombuffer(brackets.encode("ascii"), dtype=np.uint8)
-    depth = np.cumsum(np.where((codes == ord("[")) | (codes == ord("{")), 1, -1))
-    if int(depth.max()) > limit:
-        raise ValueError(f"not a gridwidgets save file: nested more than {limit} deep")
-
-
-def moves_to_str(moves: Sequence[Any]) -> list[str]:
-    """Notation of each move."""
-    return [str(m) for m in moves]
 

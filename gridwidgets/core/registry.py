@@ -4,9 +4,11 @@ Agents, ``analysis.solve``, hints, ``simulate``, ``tournament``, the
 terminal (``python -m gridwidgets play NAME``), the widgets and the
 classroom menu look games up here; none of them names a game.
 
-The four games of the package are registered when ``gridwidgets.games``
-is imported. Another package adds its games through an entry point in the
-group ``gridwidgets.games``, pointing at a :class:`~gridwidgets.core.Game`
+Each game of the package registers itself when its folder is imported
+(``gridwidgets.games.<name>``; ``import gridwidgets`` imports
+them), as OpenSpiel's games do: the registry never imports a game.
+Another package adds its games through an entry point in the group
+``gridwidgets.games``, pointing at a :class:`~gridwidgets.core.Game`
 subclass (or a function that registers games), e.g. in its
 ``pyproject.toml``::
 
@@ -82,8 +84,6 @@ def _load_entry_points() -> None:
         if _loaded:
             return
         _loaded = True
-        from .. import games as _builtin  # noqa: F401  (registers the package's own games)
-
         try:
             eps = metadata.entry_points(group=ENTRY_POINT_GROUP)
         except Exception as exc:  # pragma: no cover - a broken environment
@@ -152,11 +152,24 @@ def make(name: str, **options: Any) -> Game:
 
 def lookup_id(game_id: str) -> type[Game] | None:
     """The class for a save file's ``"game"`` id: a registered game, else any
-    loaded subclass that declares that id; ``None`` if there is none."""
+    loaded subclass of :class:`~gridwidgets.core.Game` that declares that id
+    (a game defined in a notebook and not registered); ``None`` if there is none."""
     from .game import Game
 
-    known = games()
-    return known.get(game_id) or Game._by_id.get(game_id)
+    found = games().get(game_id)
+    if found is not None:
+        return found
+    seen: set[type] = set()
+    todo = list(Game.__subclasses__())
+    while todo:  # a loop, not recursion: any depth of subclassing
+        cls = todo.pop()
+        if cls in seen:
+            continue
+        seen.add(cls)
+        if cls.__dict__.get("game_id") == game_id and "game_type" in cls.__dict__:
+            return cls
+        todo.extend(cls.__subclasses__())
+    return None
 
 
 def contributed(hook: str) -> dict[str, Any]:

@@ -1,17 +1,16 @@
-"""The rules engines, one module per game: pure Python + numpy, no Jupyter.
+"""The package's own games, one folder each (rules engine, knowledge,
+picture, terminal, view and compiled kernel): pure Python + numpy, no Jupyter.
 
-Importing this package registers the four games of gridwidgets in the game
-registry (:mod:`gridwidgets.core.registry`), in this order.
+Each game's folder registers it when imported (:mod:`gridwidgets.core.registry`);
+this package imports the four of gridwidgets, in this order.
 """
 
-from ..core.registry import register
-from .blockfour import BlockFour
-from .gridbloc import GridBloc
+# the order of import is the order of the registry
+# isort: off
 from .gridlock import Gridlock
 from .gridmaster import GridMaster4
-
-for _cls in (Gridlock, GridMaster4, BlockFour, GridBloc):
-    register(_cls)
-del _cls
+from .blockfour import BlockFour
+from .gridbloc import GridBloc
+# isort: on
 
 __all__ = ["BlockFour", "GridBloc", "GridMaster4", "Gridlock"]

@@ -228,7 +228,7 @@ def choices_figure(rooms: Sequence[Room]) -> Any | None:
     """
     from matplotlib.figure import Figure
 
-    from ..core.game import JointMove
+    from ..core.moves import JointMove
 
     chosen: list[list[str]] = [[], []]
     expected: list[dict[str, float]] = [{}, {}]

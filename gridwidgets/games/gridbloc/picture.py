@@ -1,0 +1,93 @@
+"""How GridBloc draws itself, as a picture and as text: the picture hooks of :class:`~gridwidgets.core.Game`
+(its :class:`~gridwidgets.core.scene.Scene`, drawn by the one renderer).
+
+A mixin of :class:`~gridwidgets.games.gridbloc.GridBloc` (``rules.py`` beside it holds the rules)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+
+class GridBlocPicture:
+    """Picture hooks of GridBloc."""
+
+    #: what the players panel heads the score column with (GB-5)
+    score_label = "Points"
+
+    def scene(self, *, show_legal: bool = False, show_forbidden: bool = False) -> Any:
+        """Tiles (holes left out), the tiles scored this round shaded, the
+        start star, original walls in the frame colour, walls placed this
+        round in the blocker's colour, the runner as a disc in its colour,
+        the last wall or step marked (GB-1, GB-2); the round in the notes,
+        the players panel (role, points this round and in all, GB-5, GB-7)
+        and a legend of the walls, the start, the runner and the last move."""
+        from ...core.scene import Edge, LegendItem, Piece, Region, default_scene, players_panel
+
+        g: Any = self
+        base = default_scene(g, show_legal=show_legal)
+        pieces = []
+        if g.start is not None:
+            pieces.append(Piece(g.start, "star", -1, "", label="start"))
+        if g.runner is not None and g.phase != "setup":
+            who = g.player_label(g.runner_player)
+            pieces.append(Piece(g.runner, "token", g.runner_player, "", label=f"runner ({who})"))
+        edges = [Edge(w.a, w.b, -1, "wall") for w in g.original_walls]
+        edges += [Edge(w.a, w.b, g.blocker_player, "wall") for w in g.placed_walls]
+        visited = tuple(c for c in g.scored if c != g.start)
+        this_round = g.round_scores[g.round - 1]
+        values = []
+        for p in range(len(g.players)):
+            role = "" if g.phase == "over" else "runner" if p == g.runner_player else "blocker"
+            values.append((role, str(this_round[p])))
+        notes = () if g.phase == "over" else (f"Round {g.round} of 2 (GB-7)",)
+        legend = [
+            LegendItem("wall", -1, "original wall"),
+            LegendItem("wall", g.blocker_player, "wall placed this round"),
+            LegendItem("star", -1, "start"),
+            LegendItem("token", g.runner_player, "runner"),
+            LegendItem("shade", -1, "scored this round"),
+        ]
+        if base.last or base.last_edges:
+            legend.append(LegendItem("last", -1, "last move"))
+        return replace(
+            base,
+            holes=tuple(g.holes),
+            regions=[Region(visited, -1, "shade")] if visited else [],
+            pieces=pieces,
+            edges=edges,
+            notes=notes,
+            panel=players_panel(g, ("Role", f"Round {g.round}"), values),
+            legend=tuple(legend),
+        )
+
+    # the text board (``str(game)``, the terminal) ------------------------------
+    def __str__(self) -> str:
+        """The board with its walls: ``|`` and ``---`` walls, ``R`` the runner,
+        ``*`` the start, ``.`` a visited tile, ``#`` a hole."""
+        with self._lock:  # type: ignore[attr-defined]  # one position, even while another thread plays
+            return self._board_str()
+
+    def _board_str(self) -> str:
+        n = self.size
+        lines = ["    " + "".join(f" {chr(65 + c) if c < 26 else '?'}  " for c in range(n)).rstrip()]
+        top = "   +" + "---+" * n
+        lines.append(top)
+        for r in range(n):
+            row = f"{r + 1:>2} |"
+            for c in range(n):
+                i = r * n + c
+                row += f" {self.cell_text((r, c)) or ' '} "
+                if c + 1 < n:
+                    row += "|" if self._closed(i, i + 1) else " "
+            lines.append(row + "|")
+            if r + 1 < n:
+                sep = "   +"
+                for c in range(n):
+                    i = r * n + c
+                    sep += ("---" if self._closed(i, i + n) else "   ") + "+"
+                lines.append(sep)
+        lines.append(top)
+        lines.append(self.status())
+        return "\n".join(lines)
+

@@ -1,1 +1,0 @@
-"""Picture hooks of the package's games, one module per game (mixins of the engines)."""

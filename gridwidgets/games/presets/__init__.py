@@ -1,1 +1,0 @@
-"""Boards shipped with the package for the games (presets, e.g. GB-1)."""

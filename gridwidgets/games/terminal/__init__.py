@@ -1,1 +1,0 @@
-"""Terminal hooks of the package's games, one module per game (mixins of the engines)."""
