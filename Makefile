@@ -76,6 +76,7 @@ docs: setup
 
 lint: setup
 	$(BIN)/ruff check gridwidgets tests benchmarks docs/hooks conftest.py
+	$(BIN)/lint-imports
 	npm run typecheck
 
 test-fast: setup

@@ -294,9 +294,9 @@ class ExerciseSet(Sequence[Exercise]):
 def _solvable(cls: type[Game], game: Game) -> str:
     """Why the generic kinds cannot be made for ``game``, or ``""``: the
     solver's own conditions (:func:`~gridwidgets.analysis.solve`)."""
-    from .analysis.solve import _unsolvable
+    from .core.gametype import why_unsolvable
 
-    return _unsolvable(game)
+    return why_unsolvable(game)
 
 
 class _Search:
@@ -399,7 +399,7 @@ def _positions(cls: type[Game], options: dict[str, Any], rng: random.Random, bac
             yield g.copy()
 
 
-def _position_data(g: Game) -> dict[str, Any]:
+def position_data(g: Game) -> dict[str, Any]:
     data = json.loads(g.to_json(indent=None))
     data.pop("future", None)
     return data
@@ -436,7 +436,7 @@ def _win_in(cls: type[Game], options: dict[str, Any], depth: int, n: int, rng: r
         seen.add(g.position_key())
         who = g.players[me]
         moves = f"{depth} move{'s' if depth > 1 else ''}"
-        out.append(Exercise(name, _position_data(g), "win-in", me, tuple(within), depth,
+        out.append(Exercise(name, position_data(g), "win-in", me, tuple(within), depth,
                             f"{who} to move wins in {moves}. Find a winning move."))
         progress()
     return out
@@ -462,7 +462,7 @@ def _only_move(cls: type[Game], options: dict[str, Any], depth: int, n: int, rng
         if len(saving) != 1 or len(sol.move_values) != len(g.legal_moves()):
             continue
         seen.add(g.position_key())
-        out.append(Exercise(name, _position_data(g), "only-move", me, tuple(saving), 1,
+        out.append(Exercise(name, position_data(g), "only-move", me, tuple(saving), 1,
                             f"{g.players[me]} to move: only one move does not lose. Find it."))
         progress()
     return out

@@ -48,7 +48,6 @@ from .core.errors import IllegalMoveError
 from .core.game import Game
 from .core.moves import Hidden, JointMove
 from .core.notation import cell_name
-from .testing import _fingerprint
 
 __all__ = [
     "FuzzReport",
@@ -59,6 +58,7 @@ __all__ = [
     "move_strategy",
     "sample_positions",
     "save_file_strategy",
+    "state_fingerprint",
     "state_update_strategy",
     "stress_threads",
 ]
@@ -69,6 +69,14 @@ MAX_STATUS = 400
 MAX_ECHO = 60
 #: failures kept in a report (the counts go on)
 _KEEP = 8
+
+
+def state_fingerprint(g: Game) -> tuple[Any, ...]:
+    """Everything a state change would touch: the save file, the position,
+    hidden submissions (for checks that an action left a game unchanged)."""
+    with g.lock:
+        return (g.to_json(), g.current_player, g.version, tuple(g.pending),
+                tuple(str(m) for m in g._pending.values()), g.step_count, len(g.future), str(g))
 
 
 @dataclass
@@ -584,7 +592,7 @@ def fuzz_messages(cls: type[Game], n: int = 1_000, seed: int = 0, **options: Any
         if update is not None:
             _try_update(report, g, w, update)
         report.tried += 1
-        before = _fingerprint(g)
+        before = state_fingerprint(g)
         movers = set(g.players_to_move) - set(g.pending)
         pending = set(g.pending)
         steps = g.step_count
@@ -602,7 +610,7 @@ def fuzz_messages(cls: type[Game], n: int = 1_000, seed: int = 0, **options: Any
         if not accepted:
             report.refused += 1
             report.timed(ms, message)
-            if _fingerprint(g) != before:
+            if state_fingerprint(g) != before:
                 report.fail("changed", f"{_short(message)} was refused ({status[:80]}) but changed the game")
             kind = message.get("type") if isinstance(message, dict) else None
             if (not status and kind != "agent-step") or len(status) > MAX_STATUS or _echoes(message, status):
@@ -644,7 +652,7 @@ def _try_update(report: FuzzReport, g: Game, w: Any, update: Any) -> None:
     """A trait update from the page: never raises, never changes the game, and the
     traits only Python writes stay Python's."""
     report.tried += 1
-    before = _fingerprint(g)
+    before = state_fingerprint(g)
     owned = [k for k in w.keys if k not in w.page_settable and k not in ("state", "hint_data")]
     kept = {k: getattr(w, k) for k in owned}
     try:
@@ -652,7 +660,7 @@ def _try_update(report: FuzzReport, g: Game, w: Any, update: Any) -> None:
     except Exception as exc:
         report.fail("escaped", f"the update {_short(update)} raised {type(exc).__name__}: {_short(str(exc))}")
         return
-    if _fingerprint(g) != before:
+    if state_fingerprint(g) != before:
         report.fail("changed", f"the update {_short(update)} changed the game")
     elif any(getattr(w, k) != kept[k] for k in owned):
         report.fail("lost", f"the update {_short(update)} set a trait the page may not set")
@@ -745,7 +753,7 @@ def fuzz_moves(cls: type[Game], n: int = 1_000, seed: int = 0, **options: Any) -
         i, (move, player, index) = example
         g = games[i].copy()
         report.tried += 1
-        before = _fingerprint(g)
+        before = state_fingerprint(g)
         try:
             legal = g.is_legal(move, player)
             if not isinstance(legal, bool):
@@ -765,7 +773,7 @@ def fuzz_moves(cls: type[Game], n: int = 1_000, seed: int = 0, **options: Any) -
         except IllegalMoveError:
             report.refused += 1
             report.timed((time.perf_counter() - t0) * 1000, move)
-            if _fingerprint(g) != before:
+            if state_fingerprint(g) != before:
                 report.fail("changed", f"play({_short(move)}, {_short(player)}) was refused but changed the game")
         except Exception as exc:
             report.fail("escaped", f"play({_short(move)}, {_short(player)}) raised {type(exc).__name__}: "

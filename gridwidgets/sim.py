@@ -104,7 +104,7 @@ def run_chunks(
     return out
 
 
-class _RandomGames:
+class RandomGames:
     """The work of :func:`simulate`: random games of one class (picklable)."""
 
     def __init__(self, cls: type[Game], options: dict[str, Any]) -> None:
@@ -122,7 +122,7 @@ class _RandomGames:
         return game.result_row()
 
     def __call__(self, seeds: list[int]) -> list[dict[str, Any]]:
-        if type(self).play is _RandomGames.play and type(self).row is _RandomGames.row:
+        if type(self).play is RandomGames.play and type(self).row is RandomGames.row:
             from . import fast
 
             rows = fast.random_game_rows(self.cls, self.options, seeds) if fast.enabled() else None
@@ -170,7 +170,7 @@ def simulate(
 
     # compiled games are quick: larger chunks keep a worker's overhead per game small
     compiled = fast.enabled() and fast.kernel(probe) is not None
-    rows = run_chunks(_RandomGames(cls, options), seeds, n_jobs=n_jobs, progress=progress,
+    rows = run_chunks(RandomGames(cls, options), seeds, n_jobs=n_jobs, progress=progress,
                       desc=f"{cls.game_type.long_name} games", max_chunk=5000 if compiled else 250)
     columns = list(rows[0]) if rows else list(probe.result_row())
     frame = pd.DataFrame(rows, columns=columns)
@@ -316,7 +316,7 @@ class _Batch:
     """The work of one streamed batch (picklable): its games' rows as a pyarrow table."""
 
     def __init__(self, cls: type[Game], options: dict[str, Any]) -> None:
-        self.games = _RandomGames(cls, options)
+        self.games = RandomGames(cls, options)
 
     def __call__(self, start: int, seeds: list[int]) -> tuple[int, Any]:
         import pandas as pd

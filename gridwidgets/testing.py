@@ -35,6 +35,7 @@ from typing import Any
 from .core.errors import IllegalMoveError
 from .core.game import Game
 from .core.gametype import GameType, Information, Utility
+from .fuzzing import state_fingerprint
 
 __all__ = ["GOLDEN_SEED", "CheckReport", "GameCheckError", "check_game", "main", "playthrough"]
 
@@ -105,18 +106,11 @@ class _Fail:
         return GameCheckError(f"{self.cls.__name__}({self.options}): {what}{where}")
 
 
-def _fingerprint(g: Game) -> tuple[Any, ...]:
-    """Everything a state change would touch: the save file, the position, hidden submissions."""
-    with g.lock:
-        return (g.to_json(), g.current_player, g.version, tuple(g.pending),
-                tuple(str(m) for m in g._pending.values()), g.step_count, len(g.future), str(g))
-
-
 @contextmanager
 def _unchanged(g: Game, fail: _Fail, what: str) -> Iterator[None]:
-    before = _fingerprint(g)
+    before = state_fingerprint(g)
     yield
-    if _fingerprint(g) != before:
+    if state_fingerprint(g) != before:
         raise fail(f"{what} changed the game")
 
 

@@ -140,9 +140,9 @@ class AlphaBetaAgent(Agent):
         self.last_stats: list[tuple[str, float]] = []
 
     def _setup(self, game: Game) -> None:
-        from ..analysis.solve import _unsolvable
+        from ..core.gametype import why_unsolvable
 
-        why = _unsolvable(game)
+        why = why_unsolvable(game)
         if not why and self.evaluate is None and game.evaluate(0) is None:
             why = "no evaluation of its own (pass evaluate=...)"
         if why:

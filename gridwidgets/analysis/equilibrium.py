@@ -197,14 +197,14 @@ class Equilibrium:
         for p in self.o_array:
             out.append(f'<td style="{b};text-align:right;font-style:italic">{p:.3f}</td>')
         out.append("</tr>")
-        scale = _scale(self.matrix)
+        scale = value_scale(self.matrix)
         for i, r in enumerate(self.rows):
             weight = "bold" if str(r) in sx else "normal"
             out.append(f'<tr><th style="{b};font-weight:{weight}">{html.escape(str(r))}</th>'
                        f'<td style="{b};text-align:right;font-style:italic">{self.x_array[i]:.3f}</td>')
             for j, c in enumerate(self.cols):
                 v = float(self.matrix[i, j])
-                bg = _diverging(v / scale) if self.zero_sum else "#ffffff"
+                bg = diverging_colour(v / scale) if self.zero_sum else "#ffffff"
                 text = f"{v:.2f}" if self.zero_sum else f"{v:.2f}, {float(self.matrix_o[i, j]):.2f}"
                 edge = ";outline:2px solid #111;outline-offset:-2px" if str(r) in sx and str(c) in so else ""
                 out.append(f'<td style="{b};background:{bg};color:#111;text-align:right{edge}">{text}</td>')
@@ -240,7 +240,7 @@ class Equilibrium:
         ax_o = fig.add_subplot(grid[0, 0], sharex=ax)
         ax_x = fig.add_subplot(grid[1, 1], sharey=ax)
         ax_c = fig.add_subplot(grid[1, 2])
-        scale = _scale(self.matrix)
+        scale = value_scale(self.matrix)
         im = ax.imshow(self.matrix, cmap=cmap or "RdBu", vmin=-scale, vmax=scale, aspect="auto")
         fig.colorbar(im, cax=ax_c, label=f"payoff to {self.row_label}")
         if annotate:
@@ -274,13 +274,13 @@ class Equilibrium:
 # ----------------------------------------------------------------------
 # Solvers
 # ----------------------------------------------------------------------
-def _scale(values: Any) -> float:
+def value_scale(values: Any) -> float:
     a = np.abs(np.asarray(values, dtype=float))
     top = float(a.max()) if a.size else 0.0
     return top if top > 0 else 1.0
 
 
-def _diverging(t: float) -> str:
+def diverging_colour(t: float) -> str:
     """A background colour for ``t`` in -1..1: red (O) - white - blue (X)."""
     t = max(-1.0, min(1.0, t))
     far = (59, 130, 246) if t > 0 else (239, 68, 68)
@@ -348,7 +348,7 @@ def _solve_nashpy(a: np.ndarray, b: np.ndarray, method: str) -> tuple[np.ndarray
                     if sx.sum() <= 0 or so.sum() <= 0:
                         continue
                     sx, so = _clean(sx), _clean(so)
-                    if _regret(a, b, sx, so) <= 1e-7 * max(1.0, _scale(a), _scale(b)):
+                    if _regret(a, b, sx, so) <= 1e-7 * max(1.0, value_scale(a), value_scale(b)):
                         return sx, so, how
             except (ValueError, np.linalg.LinAlgError, RuntimeError):
                 pass
@@ -367,7 +367,7 @@ def _has_scipy() -> bool:
     return True
 
 
-def _before_submissions(game: Game) -> Game:
+def before_submissions(game: Game) -> Game:
     """The position of this simultaneous node before any submission: a
     submission already in, or hidden in a ``view_for``, changes nothing until
     all are in (C-5), so the node's matrix game is the same."""
@@ -379,20 +379,20 @@ def _before_submissions(game: Game) -> Game:
     return game
 
 
-def _is_table(obj: Any) -> bool:
+def is_table(obj: Any) -> bool:
     """A table of two players' choices (rows, cols, values, numeric), as a game's
     ``stage_matrix`` returns."""
     return all(hasattr(obj, a) for a in ("rows", "cols", "values", "numeric")) and not isinstance(obj, Game)
 
 
-def _import(path: str) -> Any:
+def load_attribute(path: str) -> Any:
     import importlib
 
     module, _, attr = path.partition(":")
     return getattr(importlib.import_module(module), attr)
 
 
-def _as_matrices(obj: Any) -> tuple[np.ndarray, np.ndarray | None]:
+def as_matrices(obj: Any) -> tuple[np.ndarray, np.ndarray | None]:
     """``(A, B)`` from a 2D array (``B=None``: zero-sum), a pair of arrays, or a nashpy Game."""
     pair = getattr(obj, "payoff_matrices", None)
     if pair is not None:
@@ -487,14 +487,14 @@ def equilibrium(
                 f"or a payoff matrix; {type(game_or_matrix).game_type.long_name} has no stage_matrix analysis tool"
             )
         if isinstance(stage, str):
-            stage = _import(stage)
-        table = stage(_before_submissions(game_or_matrix), **bid_matrix_options)
+            stage = load_attribute(stage)
+        table = stage(before_submissions(game_or_matrix), **bid_matrix_options)
         title = table.title.split(":")[0] if table.title else ""
     elif bid_matrix_options:
         raise TypeError(
             f"{', '.join(sorted(bid_matrix_options))}: stage-matrix options are for a game, not a matrix"
         )
-    elif _is_table(game_or_matrix):
+    elif is_table(game_or_matrix):
         table = game_or_matrix
         if not table.numeric:
             raise ValueError("this table holds outcomes, not numbers: equilibrium needs a numeric stage matrix")
@@ -504,7 +504,7 @@ def equilibrium(
         rows = list(table.rows) if rows is None else rows
         cols = list(table.cols) if cols is None else cols
     else:
-        a, b = _as_matrices(game_or_matrix)
+        a, b = as_matrices(game_or_matrix)
     m, n = a.shape
     rows = list(range(m)) if rows is None else list(rows)
     cols = list(range(n)) if cols is None else list(cols)

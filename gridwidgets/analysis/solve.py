@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.game import Game
-from ..core.gametype import Dynamics, Information, Utility
+from ..core.gametype import why_unsolvable
 
 __all__ = ["Budget", "Solution", "SolveBudgetExceeded", "shrink_table", "solve"]
 
@@ -273,7 +273,7 @@ def solve(
     gt = getattr(cls, "game_type", None)
     if gt is None or not isinstance(game, Game):
         raise TypeError(f"solve() takes a game, got {type(game).__name__}")
-    why = _unsolvable(game)
+    why = why_unsolvable(game)
     if why:
         raise ValueError(
             f"solve() handles two-player, sequential, perfect-information, zero-sum positions; "
@@ -287,20 +287,6 @@ def solve(
         return _negamax_solve(game, time_limit, max_nodes, progress)
     finally:
         _STOP.reset(token)
-
-
-def _unsolvable(game: Game) -> str:
-    """Why :func:`solve` cannot solve ``game`` exactly, or ``""``."""
-    gt = type(game).game_type
-    if len(game.players) != 2:
-        return f"has {len(game.players)} players"
-    if gt.dynamics is Dynamics.SIMULTANEOUS:
-        return "has simultaneous moves"
-    if gt.information is Information.IMPERFECT:
-        return "has hidden information"
-    if gt.utility is Utility.GENERAL_SUM:
-        return "is general-sum"
-    return ""
 
 
 def _negamax_solve(game: Game, time_limit: float, max_nodes: int, progress: bool) -> Solution:

@@ -37,7 +37,7 @@ import numpy as np
 
 from ..core.game import Game
 from ..sim import run_chunks
-from .tournament import Z95, _Chunk, _long_name, _make_game, check_picklable
+from .tournament import Z95, TournamentChunk, check_picklable, long_name_of, make_game
 
 __all__ = ["SPRTResult", "llr", "sprt"]
 
@@ -238,7 +238,7 @@ def sprt(
         raise ValueError(f"elo0 must be below elo1, got {elo0!r} and {elo1!r}")
     if not isinstance(max_games, int) or max_games < 2:
         raise ValueError(f"max_games must be an int >= 2, got {max_games!r}")
-    probe = _make_game(game_factory, game_options, 0)
+    probe = make_game(game_factory, game_options, 0)
     if len(probe.players) != 2:
         raise ValueError(f"sprt plays two-player games; {type(probe).__name__} here has {len(probe.players)}")
     names = (str(names[0]), str(names[1]))
@@ -257,7 +257,7 @@ def sprt(
     batch = max(2, int(batch) + int(batch) % 2)
     lower, upper = math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
     root = np.random.SeedSequence(seed)
-    work = _Chunk(game_factory, game_options, specs, list(names))
+    work = TournamentChunk(game_factory, game_options, specs, list(names))
     counts = [0, 0, 0]  # a's wins, draws, losses
     trace: list[float] = []
     records: list[dict[str, Any]] = []
@@ -267,7 +267,7 @@ def sprt(
     if progress:
         from tqdm.auto import tqdm
 
-        bar = tqdm(total=max_games, desc=f"{_long_name(probe)} SPRT", unit="game")
+        bar = tqdm(total=max_games, desc=f"{long_name_of(probe)} SPRT", unit="game")
     try:
         start = 0
         while start < max_games and decision == "inconclusive":

@@ -38,7 +38,7 @@ import numpy as np
 
 from ..core.errors import shorten
 from ..core.game import Game
-from .equilibrium import Equilibrium, _as_matrices, _before_submissions, _import, _is_table, equilibrium
+from .equilibrium import Equilibrium, as_matrices, before_submissions, equilibrium, is_table, load_attribute
 
 __all__ = ["StageGame", "stage_game"]
 
@@ -602,22 +602,22 @@ def stage_game(
         stage = type(g).analysis_tools.get("stage_matrix")
         if stage is None or len(g.players) != 2:
             raise TypeError(f"{type(g).__name__[:_ECHO]} has no two-player stage_matrix analysis tool")
-        node = _before_submissions(g)
+        node = before_submissions(g)
         if not node.is_simultaneous_node():
             raise ValueError("the game is not at a simultaneous node (both players choosing at once)")
         if isinstance(stage, str):
-            stage = _import(stage)
+            stage = load_attribute(stage)
         table = stage(node, **stage_options)
         names = (str(g.players[0]), str(g.players[1]))
     elif stage_options:
         keys = ", ".join(sorted(stage_options))
         raise TypeError(f"{shorten(keys, _ECHO)}: stage-matrix options are for a game, not a table or matrix")
-    elif _is_table(game_or_matrix):
+    elif is_table(game_or_matrix):
         table = game_or_matrix
     if table is not None:
         if not table.numeric:
             raise ValueError("this table holds outcomes, not numbers: a stage game needs payoffs")
-        a, extra = _as_matrices(table.values)
+        a, extra = as_matrices(table.values)
         if extra is not None:
             raise ValueError("a stage table's values must be one 2D array (player 0's values)")
         b = -a
@@ -625,7 +625,7 @@ def stage_game(
         cols = list(table.cols) if cols is None else cols
         title = title or str(getattr(table, "title", "") or "")
     else:
-        a, maybe_b = _as_matrices(game_or_matrix)
+        a, maybe_b = as_matrices(game_or_matrix)
         b = -a if maybe_b is None else maybe_b
     m, n = a.shape
     row_labels = [str(i) for i in range(m)] if rows is None else [str(r) for r in _listed(rows, "rows")]

@@ -175,7 +175,7 @@ def check_picklable(agents: Mapping[str, Any], game_factory: Any = None) -> None
             ) from None
 
 
-def _make_game(factory: Any, options: dict[str, Any], seed: int) -> Game:
+def make_game(factory: Any, options: dict[str, Any], seed: int) -> Game:
     if isinstance(factory, type) and issubclass(factory, Game):
         return factory.new_for_seed(options, seed)
     game = factory(**options)
@@ -201,7 +201,7 @@ def _fresh_agent(spec: Any, seed: int) -> Any:
 def _play_one(factory: Any, options: dict[str, Any], specs: Sequence[Any], names: Sequence[str],
               job: tuple[int, tuple[int, ...], int, tuple[int, ...]]) -> dict[str, Any]:
     index, seats, game_seed, agent_seeds = job
-    game = _make_game(factory, options, game_seed)
+    game = make_game(factory, options, game_seed)
     players = [_fresh_agent(specs[a], s) for a, s in zip(seats, agent_seeds, strict=True)]
     gt = getattr(type(game), "game_type", None)
     hidden = gt is not None and gt.information is Information.IMPERFECT  # agents get a view
@@ -228,12 +228,12 @@ def _play_one(factory: Any, options: dict[str, Any], specs: Sequence[Any], names
     }
 
 
-def _long_name(game: Any) -> str:
+def long_name_of(game: Any) -> str:
     gt = getattr(type(game), "game_type", None)
     return gt.long_name if gt is not None else type(game).__name__
 
 
-class _Chunk:
+class TournamentChunk:
     """The work of :func:`tournament` for :func:`~gridwidgets.sim.run_chunks`: games by job (picklable)."""
 
     def __init__(self, factory: Any, options: dict[str, Any], specs: Sequence[Any], names: Sequence[str]) -> None:
@@ -567,7 +567,7 @@ def tournament(
         raise ValueError(f"seating must be 'auto', 'permutations' or 'rotations', got {seating!r}")
     names = [str(a) for a in agents]
     specs = list(agents.values())
-    probe = _make_game(game_factory, game_options, 0)  # checks the options, with a clear error
+    probe = make_game(game_factory, game_options, 0)  # checks the options, with a clear error
     if n_jobs != 1:
         check_picklable(dict(zip(names, specs, strict=True)), game_factory)
     n = len(probe.players)
@@ -581,8 +581,8 @@ def tournament(
         words = [int(w) for w in child.generate_state(n + 1)]
         jobs.append((i, tables[i % len(tables)], words[0], tuple(words[1:])))
 
-    records = run_chunks(_Chunk(game_factory, game_options, specs, names), jobs, n_jobs=n_jobs,
-                         progress=progress, desc=f"{_long_name(probe)} tournament", max_chunk=50)
+    records = run_chunks(TournamentChunk(game_factory, game_options, specs, names), jobs, n_jobs=n_jobs,
+                         progress=progress, desc=f"{long_name_of(probe)} tournament", max_chunk=50)
     return TournamentResult(
         agents=names,
         records=records,

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Any
 
-__all__ = ["Chance", "Dynamics", "GameInfo", "GameType", "Information", "MoveKind", "Utility"]
+__all__ = ["Chance", "Dynamics", "GameInfo", "GameType", "Information", "MoveKind", "Utility", "why_unsolvable"]
 
 
 class Dynamics(str, Enum):
@@ -166,3 +167,26 @@ class GameInfo:
     max_utility: float = 1.0
     utility_sum: float | None = 0.0
     extra: dict[str, object] = field(default_factory=dict, compare=False)
+
+
+def why_unsolvable(game: Any) -> str:
+    """Why an exact two-player zero-sum search (negamax, alpha-beta:
+    :func:`gridwidgets.analysis.solve`, :class:`~gridwidgets.agents.AlphaBetaAgent`)
+    does not apply to ``game``, read from its :class:`GameType` and player
+    count, or ``""`` when it does (Zermelo's setting: two players, moves in
+    turn, perfect information, zero-sum).
+
+    Returns:
+        e.g. ``"has 4 players"``, ``"has simultaneous moves"``,
+        ``"has hidden information"``, ``"is general-sum"``; ``""`` if solvable.
+    """
+    gt = type(game).game_type
+    if len(game.players) != 2:
+        return f"has {len(game.players)} players"
+    if gt.dynamics is Dynamics.SIMULTANEOUS:
+        return "has simultaneous moves"
+    if gt.information is Information.IMPERFECT:
+        return "has hidden information"
+    if gt.utility is Utility.GENERAL_SUM:
+        return "is general-sum"
+    return ""

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from ..core import registry
 from ..core.actions import action_space
 from ..core.game import Game
-from ..sim import _RandomGames, game_seeds, run_chunks
+from ..sim import RandomGames, game_seeds, run_chunks
 from . import require
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -89,7 +89,7 @@ def history_frame(game: Game) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["step", "players", "move", "actions", "automatic"])
 
 
-class _Histories(_RandomGames):
+class _Histories(RandomGames):
     """The work of :func:`games_frame` (picklable): simulate's games, with their histories."""
 
     def play(self, seed: int) -> Game:

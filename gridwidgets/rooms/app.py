@@ -35,7 +35,7 @@ import anywidget
 import solara
 import traitlets
 
-from ..classroom import AGENTS, games_menu
+from ..menu import AGENTS, games_menu
 from .board import room_board
 from .model import PAIRINGS, Room, RoomError, RoomGame, Rooms
 from .server import current_rooms, page_info, students_address

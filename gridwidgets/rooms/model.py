@@ -174,7 +174,7 @@ class Room:
         """How many players a game of this room seats (the game's and board's)."""
         n = getattr(self, "_players_per_game", None)
         if n is None:
-            from ..classroom import start_game
+            from ..menu import start_game
 
             n = self._players_per_game = len(start_game(self.game_name, self.board).players)
         return n
@@ -378,7 +378,7 @@ class Room:
     def name_of(self, token: str) -> str:
         """The display name of a seat token (a removed seat's too), or the agent's name for :data:`AGENT`."""
         if token == AGENT:
-            from ..classroom import AGENTS
+            from ..menu import AGENTS
 
             return f"{AGENTS[self.agent_kind].label} agent"
         seat = self.seats.get(token) or self.former.get(token)
@@ -571,7 +571,7 @@ class Room:
 
     # -- making games ------------------------------------------------------------
     def _new_game(self, players: list[str]) -> RoomGame:
-        from ..classroom import start_game
+        from ..menu import start_game
 
         game = start_game(self.game_name, self.board)
         game_id = self.store.add_game(self.code, self.round, players, game.to_json(indent=None))
@@ -727,7 +727,7 @@ class Rooms:
             ValueError: an unknown game, board, pairing or agent.
             RoomError: the class has ended.
         """
-        from ..classroom import AGENTS, games_menu, start_game
+        from ..menu import AGENTS, games_menu, start_game
 
         if pairing not in PAIRINGS:
             raise ValueError(f"pairing must be one of {', '.join(PAIRINGS)}, got {str(pairing)[:30]!r}")
@@ -750,7 +750,7 @@ class Rooms:
              agent: str = "random") -> Room | None:
         """The newest open room with exactly these choices (``board`` ``None``: the
         game's first), or ``None``: a restarted command reopens its room."""
-        from ..classroom import games_menu
+        from ..menu import games_menu
 
         menu = games_menu()
         if game not in menu:
@@ -785,8 +785,8 @@ class Rooms:
                 return code
 
     def _restore(self) -> None:
-        from ..classroom import AGENTS, games_menu
         from ..core import registry
+        from ..menu import AGENTS, games_menu
 
         data = self.store.load()
         path = self.store.path
@@ -860,6 +860,6 @@ def _circle(tokens: Iterable[str], k: int) -> list[list[str]]:
 
 
 def _make_agent(kind: str) -> Any:
-    from ..classroom import AGENTS
+    from ..menu import AGENTS
 
     return AGENTS[kind].make(None)

@@ -708,7 +708,7 @@ def serve_rooms(
     rooms = open_rooms(db, reopen=reopen, new_token=new_teacher_token)
     try:
         if game is not None or not rooms.rooms():
-            from ..classroom import games_menu
+            from ..menu import games_menu
 
             name = game or next(iter(games_menu()))
             found = rooms.find(name, board, pairing=pairing, agent=agent)

@@ -262,11 +262,11 @@ def check_game(game: Any) -> None:
         ValueError: if the game is not two-player, sequential, zero-sum and
             of perfect information (as its ``game_type`` declares), or is over.
     """
-    from ..analysis.solve import _unsolvable
+    from ..core.gametype import why_unsolvable
 
     if not isinstance(game, Game):
         raise TypeError(f"expected a game object, got {type(game).__name__}")
-    why = _unsolvable(game)
+    why = why_unsolvable(game)
     if why:
         raise ValueError(f"the search steppers take two-player, sequential, zero-sum games of perfect "
                          f"information; this game {why}")

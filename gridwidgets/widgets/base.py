@@ -26,7 +26,7 @@ from ..core.scene import move_target
 
 __all__ = ["HINT_KINDS", "GameWidget", "compute_hints", "widget_class"]
 
-_STATIC = pathlib.Path(__file__).resolve().parent.parent / "static"
+STATIC_DIR = pathlib.Path(__file__).resolve().parent.parent / "static"
 
 
 def keep_code_as_text(cls: type) -> type:
@@ -100,8 +100,8 @@ class GameWidget(anywidget.AnyWidget):
     makes each game's ``<ClassName>Widget`` class.
     """
 
-    _esm = _STATIC / "widget.js"
-    _css = _STATIC / "widget.css"
+    _esm = STATIC_DIR / "widget.js"
+    _css = STATIC_DIR / "widget.css"
 
     state = traitlets.Dict().tag(sync=True)
     show_forbidden = traitlets.Bool(True).tag(sync=True)

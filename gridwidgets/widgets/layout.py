@@ -20,7 +20,7 @@ import traitlets
 
 from ..core.errors import shorten
 from ..core.game import Game
-from .base import _STATIC, GameWidget, keep_code_as_text
+from .base import STATIC_DIR, GameWidget, keep_code_as_text
 
 #: ipywidgets' own traits, which a board's view does not need
 _WIDGET_INTERNALS = frozenset({"layout", "tabbable", "tooltip", "comm", "log", "keys"})
@@ -57,8 +57,8 @@ class Boards(anywidget.AnyWidget):
         seen_version: counts the page's moves it has drawn the answer to.
     """
 
-    _esm = _STATIC / "widget.js"
-    _css = _STATIC / "widget.css"
+    _esm = STATIC_DIR / "widget.js"
+    _css = STATIC_DIR / "widget.css"
 
     views = traitlets.List(traitlets.Dict()).tag(sync=True)
     titles = traitlets.List(traitlets.Unicode()).tag(sync=True)

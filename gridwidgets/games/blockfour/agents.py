@@ -109,9 +109,9 @@ class EquilibriumAgent(Agent):
     def equilibrium_for(self, game: Any) -> Any:
         """The :class:`~gridwidgets.analysis.Equilibrium` of the bid of ``game``'s
         turn (cached per position), from the position before either bid."""
-        from ...analysis.equilibrium import _before_submissions, equilibrium
+        from ...analysis.equilibrium import before_submissions, equilibrium
 
-        base = _before_submissions(game)
+        base = before_submissions(game)
         key = (
             tuple(game.x_table),
             tuple(str(m) for m in base.history),

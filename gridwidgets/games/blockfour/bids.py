@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from ...analysis.equilibrium import _diverging, _scale
+from ...analysis.equilibrium import diverging_colour, value_scale
 from .rules import Bid, BlockFour, placement_order
 
 __all__ = ["WIN_VALUE", "BidTable", "bid_matrix", "bid_table", "describe_order", "position_value"]
@@ -131,13 +131,13 @@ class BidTable:
         out.append(f'<tr><th style="padding:2px 6px;border:1px solid #ccc">{head}</th>')
         out += [f'<th style="padding:2px 6px;border:1px solid #ccc">{html.escape(c)}</th>' for c in self.cols]
         out.append("</tr>")
-        scale = _scale(self.values) if self.numeric else 1.0
+        scale = value_scale(self.values) if self.numeric else 1.0
         for i, r in enumerate(self.rows):
             out.append(f'<tr><th style="padding:2px 6px;border:1px solid #ccc">{html.escape(r)}</th>')
             for j in range(len(self.cols)):
                 v = self.values[i][j]
                 if self.numeric:
-                    bg = _diverging(float(v) / scale)
+                    bg = diverging_colour(float(v) / scale)
                     tip = f"± {self.stderr[i][j]:.2f} (standard error)" if self.stderr is not None else ""
                 else:
                     k = int(self.matches[i][j]) if self.matches is not None else 0
@@ -177,7 +177,7 @@ class BidTable:
             _, ax = plt.subplots(figsize=(max(6.0, width), max(2.4, height)))
         if self.numeric:
             data = np.asarray(self.values, dtype=float)
-            scale = _scale(data)
+            scale = value_scale(data)
             im = ax.imshow(data, cmap=cmap or "RdBu", vmin=-scale, vmax=scale, aspect="auto")
             ax.figure.colorbar(im, ax=ax, fraction=0.046, pad=0.04, label="value for X")
         else:

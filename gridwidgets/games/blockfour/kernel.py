@@ -34,7 +34,7 @@ from numba import njit
 from ...fast.drivers import random_games as _random_games
 from ...fast.drivers import random_moves as _random_moves
 from ...fast.drivers import uct_run as _uct_run
-from .rules import HIDDEN, SHAPES, SIZE, STALL_TURNS, Bid, BlockFour, Placement, _placements
+from .rules import HIDDEN, SHAPES, SIZE, STALL_TURNS, Bid, BlockFour, Placement, placements_of
 
 PHASE, TURN, STALL, FILLED, LENGTH, WIN, HAND0, HAND1, TABLE0, TABLE1, PEND0, PEND1 = range(12)
 QPOS, QLEN, QUEUE = 13, 14, 15
@@ -57,8 +57,8 @@ _start, _count, _cells = [], [], [[-1] * 4 for _ in _PAIRS]
 for _s in SHAPES:
     _start.append(len(_cells))
     _cells.append([-1] * 4)  # the skip (BF-7)
-    _count.append(len(_placements(_s)))
-    _cells.extend([r * SIZE + c for r, c in cells] for cells, _ in _placements(_s))
+    _count.append(len(placements_of(_s)))
+    _cells.extend([r * SIZE + c for r, c in cells] for cells, _ in placements_of(_s))
 NMOVES = len(_cells)  # 1,083
 #: per shape: the index of its skip; its placements follow (BF-3)
 SHAPE_START = np.array(_start, dtype=np.int64)
@@ -95,7 +95,7 @@ def _all_moves(p: int) -> list[Any]:
         out = [Bid(p, (SHAPES[a], SHAPES[b])) for a, b in _PAIRS]
         for s in SHAPES:
             out.append(Placement(p, s, None))
-            out.extend(Placement(p, s, cells) for cells, _ in _placements(s))
+            out.extend(Placement(p, s, cells) for cells, _ in placements_of(s))
         _moves[p] = out
     return out
 

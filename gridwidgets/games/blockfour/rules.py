@@ -61,7 +61,7 @@ def _normal(cells: Iterable[Cell]) -> tuple[Cell, ...]:
     return tuple(sorted((r - r0, c - c0) for r, c in cells))
 
 
-def _turns(shape: str) -> tuple[list[tuple[Cell, ...]], list[tuple[Cell, ...]]]:
+def quarter_turns(shape: str) -> tuple[list[tuple[Cell, ...]], list[tuple[Cell, ...]]]:
     """Four quarter turns of the card's shape, and four of its mirror image."""
     rot, mir = [], []
     cells = list(_BASE[shape])
@@ -79,7 +79,7 @@ def orientations(shape: str) -> tuple[tuple[Cell, ...], ...]:
     """The distinct fixed orientations of a card's shape, rotations and mirror
     images (BF-3): I 2, L 8 (L and J), O 1, T 4, Z 4 (Z and S); 19 in all.
     Each is a sorted tuple of ``(row, col)`` offsets from its top-left."""
-    rot, mir = _turns(shape)
+    rot, mir = quarter_turns(shape)
     return tuple(sorted(set(rot) | set(mir)))
 
 
@@ -118,7 +118,7 @@ class Placement:
 
 
 @cache
-def _placements(shape: str) -> tuple[tuple[tuple[Cell, ...], int], ...]:
+def placements_of(shape: str) -> tuple[tuple[tuple[Cell, ...], int], ...]:
     """Every placement of ``shape`` on the 9x9 board: (cells in row order, bit mask)."""
     out = []
     for cells in orientations(shape):
@@ -431,7 +431,7 @@ class BlockFour(BlockFourKnowledge, BlockFourPicture, BlockFourView, Game):
 
     def _fits(self, shape: str) -> bool:
         occ = self._occupied()
-        return any(not (mask & occ) for _, mask in _placements(shape))
+        return any(not (mask & occ) for _, mask in placements_of(shape))
 
     def legal_moves(self, player: int | None = None) -> list[Bid | Placement]:
         """The moves of ``player`` now (default: :attr:`current_player`, BF-13).
@@ -456,7 +456,7 @@ class BlockFour(BlockFourKnowledge, BlockFourPicture, BlockFourView, Game):
         if player != who:
             return []
         occ = self._occupied()
-        return [Placement(who, shape, cells) for cells, mask in _placements(shape) if not mask & occ]
+        return [Placement(who, shape, cells) for cells, mask in placements_of(shape) if not mask & occ]
 
     # ------------------------------------------------------------------
     # Applying moves
@@ -721,7 +721,7 @@ class BlockFour(BlockFourKnowledge, BlockFourPicture, BlockFourView, Game):
         places: list[Bid | Placement] = []
         for shape in SHAPES:
             places.append(Placement(player, shape, None))
-            places.extend(Placement(player, shape, cells) for cells, _ in _placements(shape))
+            places.extend(Placement(player, shape, cells) for cells, _ in placements_of(shape))
         return bids + places
 
     def observation_features(self, player: int | None) -> np.ndarray:

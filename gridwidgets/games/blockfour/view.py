@@ -17,11 +17,11 @@ from ...core.notation import cell_name
 @cache
 def _orientation_table() -> dict[str, dict[str, list[list[list[int]]]]]:
     """Per card, its four quarter turns and their mirror images (BF-3), for the placement preview."""
-    from .rules import SHAPES, _turns
+    from .rules import SHAPES, quarter_turns
 
     table = {}
     for s in SHAPES:
-        rot, mir = _turns(s)
+        rot, mir = quarter_turns(s)
         table[s] = {"rot": [[list(c) for c in o] for o in rot], "mir": [[list(c) for c in o] for o in mir]}
     return table
 

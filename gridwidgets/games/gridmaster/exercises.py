@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ...core.game import Game
-from ...exercises import Exercise, Judge, _position_data
+from ...exercises import Exercise, Judge, position_data
 
 #: positions searched per reachability question before it is given up (bounded time)
 MAX_NODES = 300_000
@@ -148,7 +148,7 @@ class ReachTile:
             if not right or len(right) == len(g.legal_moves()):
                 continue  # impossible, or every move works: no exercise
             seen.add(g.position_key())
-            out.append(Exercise(cls.game_type.short_name, _position_data(g), "reach-tile", 0, tuple(right),
+            out.append(Exercise(cls.game_type.short_name, position_data(g), "reach-tile", 0, tuple(right),
                                 depth, f"Place tile {goal} (GM-4): which tile {g.scores[0] + 1} keeps the way open?",
                                 goal))
             progress()
