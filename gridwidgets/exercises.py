@@ -817,7 +817,7 @@ class ExerciseWidget(_exercise_widget_base()):  # type: ignore[misc]
 
     # -- the page's messages ------------------------------------------------
     #: intents an exercise refuses: its line is played by the exercise
-    refused_intents = frozenset({"undo", "redo", "goto", "seek", "edit"})
+    refused_intents = frozenset({"undo", "redo", "goto", "edit"})
 
     def handle_intent(self, content: Any) -> bool:
         """As :meth:`GameWidget.handle_intent`, but *New game* starts the

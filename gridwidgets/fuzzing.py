@@ -302,7 +302,7 @@ def message_strategy(game: Game) -> Any:
         "action": st.one_of(st.sampled_from(type(game).edit_actions or ("wall",)), st.text(max_size=8), _weird()),
         "target": moves,
     }
-    kinds = ("play", "play", "play", "undo", "redo", "new", "goto", "seek", "agent-step", "edit")
+    kinds = ("play", "play", "play", "undo", "redo", "new", "goto", "agent-step", "edit")
 
     plausible = {
         "play": {"move": st.sampled_from(texts), "version": st.just(game.version),

@@ -389,7 +389,7 @@ def _check_widget(g: Game, fail: _Fail, rng: random.Random, report: CheckReport)
                           {"type": "play", "move": "A1", "player": "zero"},
                           {"type": "play", "move": "A1", "player": 99},
                           {"type": "goto", "index": "two"}, {"type": "goto", "index": 10**9},
-                          {"type": "goto", "index": -1}, {"type": "seek", "index": None}]
+                          {"type": "goto", "index": -1}, {"type": "goto", "index": None}]
         for message in bad:
             with _unchanged(g, fail, f"the widget message {message!r:.60}"):
                 try:

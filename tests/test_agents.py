@@ -310,9 +310,9 @@ def test_mcts_bids_with_the_other_bid_hidden(first):
     assert b.last_stats == a.last_stats
 
 
-def test_mcts_bid_choice_max_and_analyse_in_the_bid_phase():
+def test_mcts_simultaneous_choice_max_and_analyse_in_the_bid_phase():
     g = gw.BlockFour(seed=2)
-    a = MCTSAgent(simulations=80, seed=0, bid_choice="max")
+    a = MCTSAgent(simulations=80, seed=0, simultaneous_choice="max")
     bid = a.choose(g)
     assert str(bid) == a.last_stats[0][0]
     hints = a.analyse(g, simulations=40)

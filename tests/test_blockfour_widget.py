@@ -125,6 +125,6 @@ def test_bf5_the_history_slider_through_a_revealed_turn_restores_the_game():
         assert w.handle_intent({"type": "goto", "index": index}) or index == w.state["step"]
         assert w.state["step"] == index and w.state["message"] == ""
     assert g.to_json() == end
-    assert w.handle_intent({"type": "seek", "index": 0})  # the old name still works
+    assert w.handle_intent({"type": "goto", "index": 0})
     assert g.step_count == 0
     w.close()

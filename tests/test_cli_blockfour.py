@@ -11,8 +11,8 @@ import pytest
 
 from gridwidgets import BlockFour
 from gridwidgets.agents import RandomAgent
-from gridwidgets.games.blockfour.terminal import CLEAR, blockfour_board, play_blockfour
 from gridwidgets.games.blockfour import HIDDEN, Bid
+from gridwidgets.games.blockfour.terminal import CLEAR, blockfour_board, play_blockfour
 
 # X holds I O Z (table L T), O all five; IO against LT: no match,
 # placements X I, O L, X O, O T (BF-6)

@@ -1,5 +1,5 @@
 """Nash equilibria of matrix games and of Block Four bids (gridwidgets.analysis.equilibrium,
-gridwidgets.agents.equilibrium; RULES BF-5, BF-6, BF-13)."""
+gridwidgets.games.blockfour.agents; RULES BF-5, BF-6, BF-13)."""
 
 import random
 
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from gridwidgets import BlockFour, Gridlock
-from gridwidgets.agents.equilibrium import EquilibriumAgent
+from gridwidgets.agents import EquilibriumAgent
 from gridwidgets.analysis import Equilibrium, bid_matrix, equilibrium
 from gridwidgets.games.blockfour import HIDDEN, Bid, Placement
 

@@ -8,8 +8,7 @@ import numpy as np
 import pytest
 
 from gridwidgets import BlockFour, Gridlock, GridMaster4
-from gridwidgets.agents import Agent, RandomAgent
-from gridwidgets.agents.equilibrium import EquilibriumAgent
+from gridwidgets.agents import Agent, EquilibriumAgent, RandomAgent
 from gridwidgets.analysis import TournamentResult, elo_ratings, tournament, wilson_interval
 
 matplotlib.use("Agg")

@@ -88,9 +88,9 @@ def test_buttons_undo_redo_new_and_scrubber(game, widget):
     assert widget.state["history"] == ["B2", "D4"] and widget.state["future"] == ["A1"]
     browser(widget, type="redo")
     assert widget.state["history"] == ["B2", "D4", "A1"]
-    browser(widget, type="seek", index=1)
+    browser(widget, type="goto", index=1)
     assert game.history == [gw.CellMove((1, 1))] and widget.state["future"] == ["D4", "A1"]
-    browser(widget, type="seek", index=3)
+    browser(widget, type="goto", index=3)
     assert len(game.history) == 3
     browser(widget, type="new")
     assert game.history == [] and widget.state["history"] == [] and widget.state["future"] == []
@@ -118,8 +118,9 @@ def test_undo_at_the_start_says_so_and_changes_nothing(game, widget):
         ({"type": "play", "move": "B2", "player": 1}, "GL-2"),
         ({"type": "play", "move": "B2", "player": "X"}, "not a player"),
         ({"type": "play", "move": "B2", "version": 99}, "board changed"),
-        ({"type": "seek", "index": 7}, "outside"),
-        ({"type": "seek", "index": "1"}, "outside"),
+        ({"type": "goto", "index": 7}, "outside"),
+        ({"type": "goto", "index": "1"}, "outside"),
+        ({"type": "seek", "index": 0}, "unknown message type"),
         ({"type": "launch-missiles"}, "unknown message type"),
         ({}, "unknown message type"),
     ],

@@ -26,7 +26,7 @@ Sources:
   player's table is updated with its own return. The final move is drawn
   from the visit distribution ("DUCT(mix)", the variant whose average
   strategy can approach an equilibrium; Lanctot et al. 2013, section 3),
-  or is the most visited with ``bid_choice="max"``.
+  or is the most visited with ``simultaneous_choice="max"``.
 """
 
 from __future__ import annotations
@@ -133,7 +133,7 @@ class MCTSAgent(Agent):
     without knowing ours. (The same holds if the full game is given: the
     agent always searches ``game.view_for(player)``, so it never uses a
     submission it could not see.) The agent's choice is then drawn from its
-    visit distribution (``bid_choice="mix"``, seeded) or is the most visited
+    visit distribution (``simultaneous_choice="mix"``, seeded) or is the most visited
     (``"max"``). Guessing the hidden submission with ``with_submission``
     instead would fix one guess per copy of the game; taking it back lets
     one search sample a new guess in every simulation on one copy, with one
@@ -157,8 +157,8 @@ class MCTSAgent(Agent):
         rollout: ``"random"`` (uniformly random legal moves to the end) or a
             callable ``policy(game, rng) -> move`` called for each rollout
             move (it must return a legal move and leave ``game`` as it is).
-        bid_choice: at a simultaneous bid node, ``"mix"`` (draw the bid in
-            proportion to its visits) or ``"max"`` (the most visited).
+        simultaneous_choice: at a simultaneous node, ``"mix"`` (draw the
+            submission in proportion to its visits) or ``"max"`` (the most visited).
 
     Attributes:
         last_stats: after :meth:`choose` or :meth:`analyse`, per legal move
@@ -177,7 +177,7 @@ class MCTSAgent(Agent):
         c: float = 1.4,
         seed: int | None = 0,
         rollout: str | Callable[[Game, random.Random], Any] = "random",
-        bid_choice: str = "mix",
+        simultaneous_choice: str = "mix",
     ) -> None:
         if time is None and (not isinstance(simulations, int) or simulations < 1):
             raise ValueError(f"simulations must be a positive int, got {simulations!r}")
@@ -185,14 +185,14 @@ class MCTSAgent(Agent):
             raise ValueError(f"time must be a positive number of seconds, got {time!r}")
         if rollout != "random" and not callable(rollout):
             raise ValueError("rollout must be 'random' or a callable policy(game, rng) -> move")
-        if bid_choice not in ("mix", "max"):
-            raise ValueError(f"bid_choice must be 'mix' or 'max', got {bid_choice!r}")
+        if simultaneous_choice not in ("mix", "max"):
+            raise ValueError(f"simultaneous_choice must be 'mix' or 'max', got {simultaneous_choice!r}")
         self.simulations = simulations
         self.time = time
         self.c = float(c)
         self.seed = seed
         self.rollout = rollout
-        self.bid_choice = bid_choice
+        self.simultaneous_choice = simultaneous_choice
         self._rng = random.Random(seed)
         self.last_stats: list[tuple[str, int, float]] = []
         self.last_history: list[tuple[int, dict[str, int]]] = []
@@ -432,7 +432,7 @@ class MCTSAgent(Agent):
 
     def _final(self, root: Any, me: int, rng: random.Random, legal: list[Any]) -> Any:
         table = self._root_table(root, me)
-        if root.player == -1 and self.bid_choice == "mix":
+        if root.player == -1 and self.simultaneous_choice == "mix":
             total = sum(n for _, n, _ in table)
             x = rng.random() * total
             move = max(table, key=lambda r: r[1])[0]  # (only if rounding left x >= 0)

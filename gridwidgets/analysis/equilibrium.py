@@ -385,13 +385,6 @@ def is_table(obj: Any) -> bool:
     return all(hasattr(obj, a) for a in ("rows", "cols", "values", "numeric")) and not isinstance(obj, Game)
 
 
-def load_attribute(path: str) -> Any:
-    import importlib
-
-    module, _, attr = path.partition(":")
-    return getattr(importlib.import_module(module), attr)
-
-
 def as_matrices(obj: Any) -> tuple[np.ndarray, np.ndarray | None]:
     """``(A, B)`` from a 2D array (``B=None``: zero-sum), a pair of arrays, or a nashpy Game."""
     pair = getattr(obj, "payoff_matrices", None)
@@ -480,15 +473,13 @@ def equilibrium(
     table: Any = None
     title = ""
     if isinstance(game_or_matrix, Game):
-        stage = type(game_or_matrix).analysis_tools.get("stage_matrix")
-        if stage is None or len(game_or_matrix.players) != 2:
+        if len(game_or_matrix.players) == 2:
+            table = before_submissions(game_or_matrix).stage_matrix(**bid_matrix_options)
+        if table is None:
             raise TypeError(
                 f"equilibrium takes a two-player game at a simultaneous node whose matrix it can value, "
-                f"or a payoff matrix; {type(game_or_matrix).game_type.long_name} has no stage_matrix analysis tool"
+                f"or a payoff matrix; {type(game_or_matrix).game_type.long_name} has no stage_matrix"
             )
-        if isinstance(stage, str):
-            stage = load_attribute(stage)
-        table = stage(before_submissions(game_or_matrix), **bid_matrix_options)
         title = table.title.split(":")[0] if table.title else ""
     elif bid_matrix_options:
         raise TypeError(

@@ -38,7 +38,7 @@ import numpy as np
 
 from ..core.errors import shorten
 from ..core.game import Game
-from .equilibrium import Equilibrium, as_matrices, before_submissions, equilibrium, is_table, load_attribute
+from .equilibrium import Equilibrium, as_matrices, before_submissions, equilibrium, is_table
 
 __all__ = ["StageGame", "stage_game"]
 
@@ -599,15 +599,12 @@ def stage_game(
     table: Any = None
     if isinstance(game_or_matrix, Game):
         g = game_or_matrix
-        stage = type(g).analysis_tools.get("stage_matrix")
-        if stage is None or len(g.players) != 2:
-            raise TypeError(f"{type(g).__name__[:_ECHO]} has no two-player stage_matrix analysis tool")
         node = before_submissions(g)
+        if len(g.players) != 2 or type(g).stage_matrix is Game.stage_matrix:
+            raise TypeError(f"{type(g).__name__[:_ECHO]} has no two-player stage_matrix")
         if not node.is_simultaneous_node():
             raise ValueError("the game is not at a simultaneous node (both players choosing at once)")
-        if isinstance(stage, str):
-            stage = load_attribute(stage)
-        table = stage(node, **stage_options)
+        table = node.stage_matrix(**stage_options)
         names = (str(g.players[0]), str(g.players[1]))
     elif stage_options:
         keys = ", ".join(sorted(stage_options))

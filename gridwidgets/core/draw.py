@@ -500,12 +500,10 @@ def svg_board(
     title: str = "",
     colours: tuple[str, ...] = PLAYER_COLOURS,
     outlined: Iterable[Cell] = (),
-    fields: int = 0,
-    field_owners: Iterable[int] = (),
 ) -> str:
-    """A static SVG board of marks (C-2), kept for callers of earlier
-    versions: it builds a :class:`~gridwidgets.core.scene.Scene` and draws
-    it with :func:`render_svg`.
+    """A static SVG board of marks (C-2) from a mapping of cells, for a board
+    that is not a game (a notebook's own picture): it builds a
+    :class:`~gridwidgets.core.scene.Scene` and draws it with :func:`render_svg`.
 
     Args:
         rows: number of rows of the board.
@@ -517,32 +515,17 @@ def svg_board(
         title: an accessible title.
         colours: ``#rrggbb`` (or palette names) per player id.
         outlined: more cells to outline like the last move.
-        fields: if > 0, the board is split into ``fields x fields`` blocks
-            drawn with thicker lines.
-        field_owners: per block, row by row, the player whose colour tints
-            it, or -1.
 
     Returns:
         The SVG document as a string.
     """
-    from .scene import Piece, Region, Scene
+    from .scene import Piece, Scene
 
-    regions: list[Region] = []
-    if fields:
-        owners = list(field_owners)
-        per_row = cols // fields
-        for k in range((rows // fields) * per_row):
-            br, bc = divmod(k, per_row)
-            block = tuple((br * fields + i, bc * fields + j) for i in range(fields) for j in range(fields))
-            if k < len(owners) and owners[k] >= 0:
-                regions.append(Region(block, owners[k], "tint"))
-            regions.append(Region(block, -1, "outline"))
     scene = Scene(
         rows=rows,
         cols=cols,
         title=title,
         colours=tuple(colours),
-        regions=regions,
         pieces=[Piece(cell, "mark", player, text) for cell, (text, player) in pieces.items()],
         last=(*([last] if last is not None else []), *outlined),
         forbidden=tuple(marked),

@@ -776,7 +776,6 @@ class Game(KnowledgeHooks, PictureHooks, TerminalHooks, ViewHooks, ABC):
             self._hidden_players = frozenset()
             self._changed()
 
-    new_game = reset
 
     def replace_with(self, other: Game) -> None:
         """Become a copy of ``other`` (a game of the same class: a board from

@@ -109,9 +109,21 @@ class KnowledgeHooks:
 
     #: analysis functions particular to this game, ``{name: function or "module:attribute"}``,
     #: served as ``gridwidgets.analysis.<name>`` (a game's own tables or plots); none by
-    #: default. The name ``"stage_matrix"`` is special: ``analysis.equilibrium(game)``
-    #: calls it at a two-player simultaneous node for the matrix game of that node.
+    #: default.
     analysis_tools: ClassVar[dict[str, Any]] = {}
+    def stage_matrix(self, **options: Any) -> Any:
+        """The matrix game of this two-player simultaneous node (its normal
+        form): a table with ``rows``, ``cols`` (the two players' choices),
+        ``values`` (the first player's payoffs, zero-sum) and ``numeric``,
+        which :func:`gridwidgets.analysis.equilibrium` and
+        :func:`gridwidgets.analysis.stage_game` solve. Called on the node
+        before any submission. ``None`` (the default): the game offers none.
+
+        Args:
+            **options: the game's own (e.g. ``rollouts``, ``seed``, ``agent``).
+        """
+        return None
+
     #: exercise kinds particular to this game, ``{kind: object or "module:attribute"}``
     #: (``gridwidgets.exercises``): each object has ``applies(game) -> bool``,
     #: ``generate(cls, options, depth, n, rng, progress) -> list[Exercise]`` and

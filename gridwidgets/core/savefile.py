@@ -53,8 +53,8 @@ def to_dict(game: Game) -> dict[str, Any]:
 
 
 def dumps(game: Game, indent: int | None = 1) -> str:
-    """The save file of ``game`` as JSON text."""
-    return json.dumps(to_dict(game), indent=indent)
+    """The save file of ``game`` as JSON text (its ``to_dict()``, which a game may extend)."""
+    return json.dumps(game.to_dict(), indent=indent)
 
 
 def load(cls: type[Game], text: str | bytes | dict[str, Any]) -> Game:

@@ -179,7 +179,7 @@ class RoomBoard:
                 self._say(f"Refused: {exc}.")
                 return False
             return bool(super()._play(content))  # type: ignore[misc]
-        if kind in ("undo", "redo", "new", "goto", "seek", "edit", "agent-step"):
+        if kind in ("undo", "redo", "new", "goto", "edit", "agent-step"):
             self._say(
                 f"Refused: {shorten(kind, 12).strip(chr(39))} is not played from a room's page; undo is the "
                 "teacher's, or both players' (Ask to undo)."

@@ -512,7 +512,7 @@ class GameWidget(anywidget.AnyWidget):
                 getattr(agent, "reset", lambda: None)()
             g.reset()
             return True
-        if kind in ("goto", "seek"):
+        if kind == "goto":
             index = content.get("index")
             try:
                 g.goto(index)

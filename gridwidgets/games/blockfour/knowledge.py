@@ -11,6 +11,14 @@ from typing import Any
 class BlockFourKnowledge:
     """Knowledge hooks of Block Four."""
 
+    def stage_matrix(self, **options: Any) -> Any:
+        """The bid of this turn as a matrix game (BF-5, BF-6): the
+        :func:`~gridwidgets.games.blockfour.bids.bid_matrix` of the position
+        (its options: ``rollouts``, ``seed``, ``agent``)."""
+        from .bids import bid_matrix
+
+        return bid_matrix(self, **options)
+
     def evaluate(self, player: int) -> float:
         """Field control (BF-9), then spaces, ours: ``100 * (fields -
         opponent's fields) + (spaces - opponent's spaces)`` (the gap fill,

@@ -226,7 +226,7 @@ class BlockFour(BlockFourKnowledge, BlockFourPicture, BlockFourView, Game):
     analysis_tools: ClassVar[dict[str, Any]] = {
         name: f"gridwidgets.games.blockfour.bids:{name}"
         for name in ("WIN_VALUE", "BidTable", "bid_matrix", "bid_table", "describe_order", "position_value")
-    } | {"stage_matrix": "gridwidgets.games.blockfour.bids:bid_matrix"}
+    }
     #: bids by the equilibrium of the turn's bid matrix, served as gridwidgets.agents.EquilibriumAgent
     agents: ClassVar[dict[str, Any]] = {
         "EquilibriumAgent": "gridwidgets.games.blockfour.agents:EquilibriumAgent"
