@@ -88,17 +88,17 @@ class Game(KnowledgeHooks, PictureHooks, TerminalHooks, ViewHooks, ABC):
 
     A subclass declares :attr:`game_type` (what kind of game it is) and
     :attr:`players`, and implements the abstract methods (its rules). The
-    optional *hooks* (:mod:`gridwidgets.core.hooks`: knowledge, picture,
+    optional *hooks* (``gridwidgets.core.hooks``: knowledge, picture,
     terminal, view) attach what a game knows beyond its rules; every
     generic layer (agents, the solver, ``simulate``, tournaments, the
     terminal, the widget, the rooms) reads them instead of asking which
-    game it is. Save files are :mod:`gridwidgets.core.savefile`'s, move value
-    types :mod:`gridwidgets.core.moves`'. ``docs/adding-a-game.md`` walks
+    game it is. Save files are ``gridwidgets.core.savefile``'s, move value
+    types ``gridwidgets.core.moves``'. ``docs/adding-a-game.md`` walks
     through it.
 
     Two facades reach above the core, as ``chess.Board`` reaches ``chess.svg``
-    only through ``_repr_svg_``: :meth:`widget` (:mod:`gridwidgets.widgets`)
-    and :meth:`simulate` (:mod:`gridwidgets.sim`), each imported when called.
+    only through ``_repr_svg_``: :meth:`widget` (``gridwidgets.widgets``)
+    and :meth:`simulate` (``gridwidgets.sim``), each imported when called.
     """
 
     #: what kind of game this is (dynamics, information, chance, utility,
@@ -965,7 +965,7 @@ class Game(KnowledgeHooks, PictureHooks, TerminalHooks, ViewHooks, ABC):
         return savefile.to_dict(self)
 
     def to_json(self, indent: int | None = 1) -> str:
-        """A versioned save file (:mod:`gridwidgets.core.savefile`): the
+        """A versioned save file (``gridwidgets.core.savefile``): the
         options, the moves played and undone (notation) and, for people and
         as a check, the board's text rows. A submission still hidden is not
         saved (it would reveal it)."""

@@ -292,7 +292,7 @@ class PictureHooks:
 
 
 class TerminalHooks:
-    """How a game is played in a terminal (:mod:`gridwidgets.terminal`;
+    """How a game is played in a terminal (``gridwidgets.terminal``;
     ``games/<name>/terminal.py``)."""
 
     #: a module with this game's own terminal dialogue (a :class:`gridwidgets.terminal.Dialogue`
@@ -303,10 +303,10 @@ class TerminalHooks:
 
 class ViewHooks:
     """What the board in the browser needs beyond the generic state
-    (:mod:`gridwidgets.widgets` reads them; ``games/<name>/view.py``)."""
+    (``gridwidgets.widgets`` reads them; ``games/<name>/view.py``)."""
 
     #: the front-end layer that draws this game (``js/src/games/<name>.ts``); ``""``: the
-    #: generic view, which draws :meth:`scene` and handles cell, edge, multi-cell and choice moves
+    #: generic view, which draws :meth:`~gridwidgets.core.hooks.PictureHooks.scene` and handles cell, edge, multi-cell and choice moves
     frontend_layer: ClassVar[str] = ""
     #: default values of the widget's options for this game (``{"show_legal": True}``)
     widget_defaults: ClassVar[dict[str, Any]] = {}

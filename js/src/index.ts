@@ -1,13 +1,14 @@
 // The anywidget entry point of every gridwidgets widget (docs/frontend.md).
 
 import type { Render } from "@anywidget/types";
+// the shared sheet first: each game's layer imports its own CSS after it (games/*.css)
+import "./generated/palette.css";
+import "./widget.css";
 import "./generic";
 import "./games/index";
 import { renderBoards } from "./multi";
 import { GridView } from "./view";
 import type { WidgetTraits } from "./types";
-import "./generated/palette.css";
-import "./widget.css";
 
 export { registerGame, layerFor, playerClass } from "./games/layer";
 export type { Board, GameLayer } from "./games/layer";

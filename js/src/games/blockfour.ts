@@ -14,6 +14,7 @@ import { html, robotIcon, setAttr, setText, shortAgent, svg } from "../dom";
 import type { GameState } from "../types";
 import { gridlockLayer } from "./gridlock";
 import { playerClass, registerGame, type Board, type GameLayer } from "./layer";
+import "./blockfour.css";
 
 /** The five shapes in card order (BF-2). */
 const SHAPES = ["I", "L", "O", "T", "Z"];

@@ -19,6 +19,7 @@
 import { html, robotIcon, setAttr, setText, shortAgent, svg } from "../dom";
 import type { GameState } from "../types";
 import { playerClass, registerGame, type Board, type GameLayer } from "./layer";
+import "./gridbloc.css";
 
 type Tool = "wall" | "start" | "hole";
 const TOOLS: Array<[Tool, string, string]> = [

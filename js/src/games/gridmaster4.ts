@@ -7,6 +7,7 @@
 import { html, robotIcon, setAttr, setText, shortAgent, svg } from "../dom";
 import type { GameState } from "../types";
 import { playerClass, registerGame, type Board, type GameLayer } from "./layer";
+import "./gridmaster4.css";
 
 /** One entry of `extra.players` (docs/frontend.md). */
 interface Gm4Player {
