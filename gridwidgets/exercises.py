@@ -46,6 +46,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -273,8 +274,8 @@ class ExerciseSet(Sequence[Exercise]):
         nxt.on_click(lambda _b: (board.next(), update()))
         board.observe(update, names="state")
         update()
-        box = ipywidgets.VBox([board, ipywidgets.HBox([prev, nxt, label])])
-        box.board = board  # type: ignore[attr-defined]
+        box = _panel_class()([board, ipywidgets.HBox([prev, nxt, label])])
+        box.board = board
         return box
 
     def _repr_html_(self) -> str:
@@ -740,6 +741,14 @@ class ExerciseWidget(_exercise_widget_base()):  # type: ignore[misc]
         self._sync()
 
     # -- what the teacher reads ------------------------------------------
+    def to_svg(self) -> str:
+        """The board under the exercise's prompt, as one static SVG (shown
+        where no kernel runs the live view: the docs site, HTML exports)."""
+        from .core.draw import gallery
+
+        return gallery([self.game.to_svg()], [f"Exercise {self.index + 1} of {len(self.exercises)}: "
+                                              f"{self.exercise.prompt}"[:200]], width=700).svg
+
     @property
     def exercise(self) -> Exercise:
         """The exercise shown."""
@@ -895,3 +904,29 @@ class ExerciseWidget(_exercise_widget_base()):  # type: ignore[misc]
             self.playing = True
             self._sync()
             return True
+
+
+@lru_cache(maxsize=1)
+def _panel_class() -> type:
+    """The panel :meth:`ExerciseSet.panel` returns: an ``ipywidgets.VBox`` whose
+    static picture is its board's (ipywidgets is imported only when asked for)."""
+    import ipywidgets
+
+    class ExercisePanel(ipywidgets.VBox):  # type: ignore[misc]
+        """An exercise board with Previous / Next; its picture is the board's under the prompt."""
+
+        board: ExerciseWidget
+
+        def to_svg(self) -> str:
+            """The current exercise's board under its prompt (:meth:`ExerciseWidget.to_svg`)."""
+            return self.board.to_svg()
+
+        def __repr__(self) -> str:
+            return f"ExercisePanel({self.board!r})"
+
+        def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+            from .core.draw import with_picture
+
+            return with_picture(super()._repr_mimebundle_(**kwargs), self.to_svg(), repr(self))
+
+    return ExercisePanel

@@ -289,3 +289,58 @@ def test_gm10_an_inactive_tile_keeps_its_players_hue():
 def test_render_svg_refuses_an_unknown_panel_place():
     with pytest.raises(ValueError):
         render_svg(gw.Gridlock().scene(), panel="top")
+
+
+# ----------------------------------------------------------------------
+# Every widget has a picture (issue 27): the steppers, the strategy explorer,
+# the exercise board and panel, side_by_side carry a static SVG and PNG of
+# what they show beside their live view, for the docs site and HTML exports.
+# ----------------------------------------------------------------------
+def _bundle(widget):
+    data, meta = widget._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in data, "the live view comes first"
+    assert data["image/svg+xml"].lstrip().startswith("<svg") and data["image/png"][:4] == b"\x89PNG"
+    assert meta["image/png"]["width"] > 100 and meta["image/png"]["height"] > 100
+    return data
+
+
+def test_the_search_stepper_has_a_picture_of_its_step():
+    from gridwidgets import teach
+
+    stepper = teach.SearchStepper(teach.alphabeta_trace(gw.Gridlock(2, 3)))
+    first = _bundle(stepper)["image/svg+xml"]
+    stepper.step(5)
+    fifth = _bundle(stepper)["image/svg+xml"]
+    assert "Step 0 of" in first and "Step 5 of" in fifth and first != fifth
+    assert "SearchStepper(alphabeta, step 5" in _bundle(stepper)["text/plain"]
+    stepper.close()
+
+
+def test_the_strategy_explorer_has_a_picture_of_its_sliders():
+    from gridwidgets.analysis import stage_game
+
+    box = stage_game(np.array([[1.0, -1.0], [-1.0, 1.0]])).explore(0)
+    box.sliders[0].value, box.sliders[1].value = 0.25, 0.75
+    svg = _bundle(box)["image/svg+xml"]
+    assert "25.0%" in svg and "75.0%" in svg and "exploitability" in svg
+    box.button.click()  # the equilibrium: one half each
+    after = _bundle(box)["image/svg+xml"]
+    assert after.count(">50.0%<") == 2 and "exploitability 0.000" in after
+    box.close()
+
+
+def test_the_exercise_board_and_panel_have_a_picture_with_the_prompt():
+    ex = gw.exercises.generate("gridlock", kind="win-in", depth=1, n=2, seed=1, rows=3, cols=3)
+    panel = ex.panel()
+    svg = _bundle(panel)["image/svg+xml"]
+    assert "Exercise 1 of 2" in svg and "wins in 1" in svg
+    assert _bundle(panel.board)["image/svg+xml"] == svg
+    panel.board.close()
+    panel.close()
+
+
+def test_side_by_side_has_a_picture_of_every_board():
+    boards = gw.side_by_side(gw.Gridlock(), gw.GridBloc(size=3), titles=["one", "two"])
+    svg = _bundle(boards)["image/svg+xml"]
+    assert ">one<" in svg and ">two<" in svg
+    boards.close()

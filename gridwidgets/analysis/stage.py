@@ -27,10 +27,11 @@ pair of arrays.
 from __future__ import annotations
 
 import html
+import re
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -547,10 +548,12 @@ class StageGame:
             sl.observe(update, names="value")
         button.on_click(to_equilibrium)
         update()
-        box = ipywidgets.VBox([*sliders, button, report])
-        box.sliders = sliders  # type: ignore[attr-defined]
-        box.report = report  # type: ignore[attr-defined]
-        box.button = button  # type: ignore[attr-defined]
+        box = _explorer_class()([*sliders, button, report])
+        box.sliders = sliders
+        box.report = report
+        box.button = button
+        box.labels = labels
+        box.title = f"{self.players[p]}'s mixed strategy"
         return box
 
 
@@ -719,3 +722,64 @@ def _num(x: float) -> str:
         return str(int(v))
     # positional, never an exponent (the shortest digits that read back the same float)
     return np.format_float_positional(v, unique=True, trim="-")
+
+
+@lru_cache(maxsize=1)
+def _explorer_class() -> type:
+    """The panel :meth:`StageGame.explore` returns: an ``ipywidgets.VBox`` that
+    carries a static picture of what it shows (made here: ipywidgets is
+    imported only when a panel is asked for)."""
+    import ipywidgets
+
+    class StrategyExplorer(ipywidgets.VBox):  # type: ignore[misc]
+        """The sliders of a mixed strategy and the report on it; beside the live
+        panel, a picture: the strategy as bars and the report's lines."""
+
+        sliders: list[Any]
+        report: Any
+        button: Any
+        labels: list[str]
+        title: str
+
+        def strategy(self) -> np.ndarray:
+            """The sliders' weights normalised to a distribution (all zero: zeros)."""
+            w = np.array([sl.value for sl in self.sliders], dtype=float)
+            return w / w.sum() if w.sum() > 0 else w
+
+        def to_svg(self) -> str:
+            """The strategy as bars, one per pure strategy (its probability),
+            and the report's lines below: what the panel shows, as SVG."""
+            font = "DejaVu Sans, Liberation Sans, Arial, Helvetica, sans-serif"
+            probs = self.strategy()
+            text = re.sub(r"<br\s*/?>", "\n", self.report.value)
+            lines = [html.unescape(re.sub(r"<[^>]*>", "", t)).strip() for t in text.split("\n")]
+            lines = [t[:110] for t in lines if t]
+            width, bar_x, bar_w, row = 640, 150, 380, 26
+            rows = [f'<text x="12" y="22" font-size="15" font-weight="bold">{html.escape(self.title)}</text>']
+            y = 40
+            for label, q in zip(self.labels, probs, strict=True):
+                rows.append(f'<text x="12" y="{y + 15}" font-size="13">{html.escape(label[:18])}</text>'
+                            f'<rect x="{bar_x}" y="{y + 3}" width="{bar_w}" height="16" fill="#e5e7eb"/>'
+                            f'<rect x="{bar_x}" y="{y + 3}" width="{bar_w * float(q):.1f}" height="16" fill="#2563eb"/>'
+                            f'<text x="{bar_x + bar_w + 8}" y="{y + 15}" font-size="13">{float(q):.1%}</text>')
+                y += row
+            y += 8
+            for line in lines:
+                rows.append(f'<text x="12" y="{y + 14}" font-size="13">{html.escape(line)}</text>')
+                y += 20
+            height = y + 10
+            return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+                    f'viewBox="0 0 {width} {height}" font-family="{font}" fill="#111827" role="img">'
+                    f'<title>{html.escape(self.title)}</title><rect width="{width}" height="{height}" fill="#fff"/>'
+                    + "".join(rows) + "</svg>")
+
+        def __repr__(self) -> str:
+            shown = ", ".join(f"{lab} {q:.0%}" for lab, q in zip(self.labels, self.strategy(), strict=True))
+            return f"StrategyExplorer({self.title}: {shown})"
+
+        def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+            from ..core.draw import with_picture
+
+            return with_picture(super()._repr_mimebundle_(**kwargs), self.to_svg(), repr(self))
+
+    return StrategyExplorer

@@ -577,6 +577,32 @@ def png_with_size(svg: str) -> tuple[bytes, dict[str, int]]:
     return to_png(svg, scale=1.0), {"width": round(width), "height": round(height)}
 
 
+def with_picture(bundle: Any, svg: str, text: str) -> tuple[dict[str, Any] | None, dict[str, Any]]:
+    """A widget's display bundle (``_repr_mimebundle_``) with a static picture
+    beside its live view: ``image/svg+xml``, ``image/png`` (with its size) and
+    ``text/plain``. JupyterLab shows the live view; the docs site, HTML
+    exports, slides and a notebook read without a kernel show the picture.
+    No ``text/html``: an untrusted notebook strips SVG from HTML.
+
+    Args:
+        bundle: what ``super()._repr_mimebundle_()`` returned (a dict, or
+            ``(data, metadata)``; ``None`` data: the widget is not shown).
+        svg: the picture of what the widget shows.
+        text: its plain-text form.
+
+    Returns:
+        ``(data, metadata)``.
+    """
+    data, meta = bundle if isinstance(bundle, tuple) else (bundle, {})
+    if data is None:
+        return None, dict(meta or {})
+    data, meta = dict(data), dict(meta or {})
+    data["text/plain"] = text
+    data["image/svg+xml"] = svg
+    data["image/png"], meta["image/png"] = png_with_size(svg)
+    return data, meta
+
+
 class Picture:
     """A static picture that a notebook shows as SVG and as PNG (the PNG is what
     a notebook not yet trusted, and GitHub, show), made by :func:`gallery` or

@@ -306,7 +306,8 @@ class ViewHooks:
     (``gridwidgets.widgets`` reads them; ``games/<name>/view.py``)."""
 
     #: the front-end layer that draws this game (``js/src/games/<name>.ts``); ``""``: the
-    #: generic view, which draws :meth:`~gridwidgets.core.hooks.PictureHooks.scene` and handles cell, edge, multi-cell and choice moves
+    #: generic view, which draws :meth:`~gridwidgets.core.hooks.PictureHooks.scene` and
+    #: handles cell, edge, multi-cell and choice moves
     frontend_layer: ClassVar[str] = ""
     #: default values of the widget's options for this game (``{"show_legal": True}``)
     widget_defaults: ClassVar[dict[str, Any]] = {}

@@ -262,6 +262,24 @@ class SearchStepper(W.VBox):
         return tree_svg(self.tree, self._current_line(), mcts=self._trace.algorithm == "mcts",
                         caption=self._caption(), full_limit=self._full_limit)
 
+    def to_svg(self) -> str:
+        """What the widget shows at the current step as one static SVG: the
+        board of the current node beside the explored tree, captioned with the
+        step and the info line (for the docs site, HTML exports and slides)."""
+        from ..core.draw import gallery
+
+        with self._lock:
+            board = self._work.to_svg(panel="below")
+            tree = self.svg()
+            step = f"Step {self._index} of {len(self._trace.events)}"
+            return gallery([board, tree], [step, self.describe()[:160]], width=1100).svg
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        # the live stepper in JupyterLab; its picture where no kernel runs it
+        from ..core.draw import with_picture
+
+        return with_picture(super()._repr_mimebundle_(**kwargs), self.to_svg(), repr(self))
+
     def __repr__(self) -> str:
         return (f"SearchStepper({self._trace.algorithm}, step {self.index} of {len(self.events)}"
                 f"{', capped' if self._trace.capped else ''})")

@@ -620,24 +620,16 @@ class GameWidget(anywidget.AnyWidget):
         return f"{type(self).__name__}({type(g).__name__} {g.rows}x{g.cols}, {moves}: {g.status()})"
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        bundle = super()._repr_mimebundle_(**kwargs)
-        # keep a static picture beside the live view, for nbconvert and
-        # notebooks read without a kernel: SVG, and PNG for where SVG is not
-        # drawn (JupyterLab shows no SVG output of an untrusted notebook)
-        if isinstance(bundle, tuple):
-            data, meta = bundle
-        else:
-            data, meta = bundle, {}
-        if data is not None:
-            from ..core.draw import png_with_size
+        # a static picture beside the live view, for nbconvert and notebooks read
+        # without a kernel (:func:`~gridwidgets.core.draw.with_picture`)
+        from ..core.draw import with_picture
 
-            data = dict(data)
-            meta = dict(meta or {})
-            data["text/plain"] = repr(self)
-            svg = self._game.to_svg()
-            data["image/svg+xml"] = svg
-            data["image/png"], meta["image/png"] = png_with_size(svg)
-        return data, meta
+        return with_picture(super()._repr_mimebundle_(**kwargs), self.to_svg(), repr(self))
+
+    def to_svg(self) -> str:
+        """The static picture of what the board shows (the game's
+        :meth:`~gridwidgets.core.Game.to_svg`), shown where no kernel runs the live view."""
+        return self._game.to_svg()
 
 
 class _Stale(ValueError):

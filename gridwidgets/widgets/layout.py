@@ -152,20 +152,10 @@ class Boards(anywidget.AnyWidget):
         return gallery(svgs, self.titles, width=width).svg.replace('class="gw-gallery"', 'class="gw-boards"', 1)
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        bundle = super()._repr_mimebundle_(**kwargs)
-        data, meta = bundle if isinstance(bundle, tuple) else (bundle, {})
-        if data is not None:
-            from ..core.draw import png_with_size
+        # the page without a kernel shows the picture; JupyterLab prefers the live view
+        from ..core.draw import with_picture
 
-            data = dict(data)
-            meta = dict(meta or {})
-            data["text/plain"] = repr(self)
-            # the page without a kernel shows these; JupyterLab prefers the live view.
-            # No text/html: an untrusted notebook strips SVG from HTML (text left over)
-            svg = self.to_svg()
-            data["image/svg+xml"] = svg
-            data["image/png"], meta["image/png"] = png_with_size(svg)
-        return data, meta
+        return with_picture(super()._repr_mimebundle_(**kwargs), self.to_svg(), repr(self))
 
 
 def side_by_side(*items: Game | GameWidget, titles: list[str] | None = None, min_width: int = 300) -> Boards:
