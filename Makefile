@@ -75,7 +75,7 @@ docs: setup
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
 lint: setup
-	$(BIN)/ruff check gridwidgets tests benchmarks docs/hooks conftest.py
+	$(BIN)/ruff check gridwidgets tests benchmarks tools docs/hooks conftest.py
 	$(BIN)/lint-imports
 	npm run typecheck
 
