@@ -8,7 +8,7 @@ import pytest
 
 import gridwidgets as gw
 from gridwidgets import BlockFour, IllegalMoveError
-from gridwidgets.games.blockfour import SHAPES, _normal, orientations
+from gridwidgets.games.blockfour.rules import SHAPES, _normal, orientations
 
 
 def position(rows, x_table=("L", "T")):

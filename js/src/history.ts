@@ -31,7 +31,8 @@ export class HistoryView {
       "aria-label": "position in the game history",
       "data-lm-suppress-shortcuts": "true",
     }, undefined, hist);
-    this.movesEl = html("ol", { class: "gw-moves", "aria-label": "moves" }, undefined, hist);
+    // tabindex: the list scrolls, so the keyboard must reach it (WCAG 2.1.1)
+    this.movesEl = html("ol", { class: "gw-moves", "aria-label": "moves", tabindex: 0 }, undefined, hist);
   }
 
   listen(on: <K extends keyof HTMLElementEventMap>(el: HTMLElement, type: K, fn: (ev: HTMLElementEventMap[K]) => void) => void): void {

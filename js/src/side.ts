@@ -20,6 +20,9 @@ export class SidePanel {
   private readonly eventsEl: HTMLUListElement;
   private eventsKey = "";
   private readonly messageEl: HTMLDivElement;
+  /** Screen readers only: the other seats' moves, as they come (an agent's, an opponent's). */
+  private readonly announceEl: HTMLDivElement;
+  private seen: { step: number; mover: number | null; version: number } | null = null;
   readonly buttons: Record<Action, HTMLButtonElement>;
 
   constructor(parent: HTMLElement) {
@@ -30,6 +33,7 @@ export class SidePanel {
     this.statusText = html("span", { class: "gw-status-text" }, undefined, this.statusEl);
     this.eventsEl = html("ul", { class: "gw-events", "data-role": "events", "aria-live": "polite", "aria-label": "what the last move caused" }, undefined, this.el);
     this.messageEl = html("div", { class: "gw-message", "data-role": "message", role: "status", "aria-live": "polite" }, undefined, this.el);
+    this.announceEl = html("div", { class: "gw-sr-only", "data-role": "announce", role: "log", "aria-live": "polite" }, undefined, this.el);
     this.panel = html("div", { class: "gw-panel" }, undefined, this.el);
 
     const controls = html("div", { class: "gw-controls", role: "toolbar", "aria-label": "game controls" }, undefined, this.el);
@@ -72,7 +76,27 @@ export class SidePanel {
     setText(this.statusText, "waiting for the game state ...");
   }
 
+  /**
+   * Announce a move that was not this page's own: one step further than the
+   * position seen before, made by a seat no person plays from this page (an
+   * agent, or an opponent on another device). The status line says whose
+   * turn it is; this says what the other side did (WCAG 4.1.3).
+   */
+  private announce(s: GameState): void {
+    const before = this.seen;
+    this.seen = { step: s.step, mover: s.is_over ? null : s.current_player, version: s.version };
+    if (!before || s.step !== before.step + 1 || s.version <= before.version || !s.last_step) return;
+    const mover = before.mover;
+    if (mover === null) return;
+    const joint = s.last_step.includes(" + "); // a simultaneous node revealed: news to every seat
+    const own = s.people.includes(mover) && !(s.seats[mover] ?? "");
+    if (own && !joint) return;
+    const who = joint ? "Revealed:" : `${s.players[mover] ?? "The other side"} played`;
+    setText(this.announceEl, `${who} ${s.last_step}.`);
+  }
+
   update(s: GameState, showForbidden: boolean, showLegal: boolean): void {
+    this.announce(s);
     setText(this.statusText, s.status);
     this.statusEl.classList.toggle("is-over", s.is_over);
     const cp = s.current_player;

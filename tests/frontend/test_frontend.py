@@ -374,3 +374,19 @@ def test_cleanup_removes_listeners(board):
     page.evaluate("window.gw.cleanup()")
     assert page.evaluate("window.gw.handlerCount()") == 0
     assert page.locator(".gw-root").count() == 0
+
+
+def test_the_other_seats_move_is_announced_not_the_own(page, server):
+    # WCAG 4.1.3: the status line says whose turn it is; a live region says what
+    # the agent (or an opponent elsewhere) played, so a screen reader hears the reply
+    game = gw.Gridlock()
+    widget = game.widget(agents={1: gw.agents.RandomAgent(seed=3)}, playing=True, delay=0)
+    fh.open_widget(page, server, widget)
+    announce = page.locator('[data-role="announce"]')
+    expect(announce).to_have_attribute("aria-live", "polite")
+    cell(page, "B2").click()
+    wait_version(page, 2)  # X's move, then the agent's
+    reply = str(game.history[1])
+    expect(announce).to_have_text(f"O played {reply}.")
+    assert "B2" not in announce.inner_text(), "the page's own move is not announced"
+    widget.close()

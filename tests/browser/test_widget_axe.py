@@ -1,0 +1,91 @@
+"""Accessibility of the boards in JupyterLab (WCAG 2.2 AA, issue 27): axe-core
+on each game's widget, scoped to its output area, in the light and the dark
+theme, a few moves into a game, finds no serious or critical violation; and
+the contrast rule really looked at the widget (not an empty scan).
+
+Beyond axe, a move of the other seat (an agent's) is announced in a live
+region, so a screen-reader user hears the reply and not only whose turn it is.
+"""
+
+from __future__ import annotations
+
+import lab_harness as harness
+import pytest
+
+pytest.importorskip("playwright.sync_api", reason="playwright (python) is not installed")
+if not harness.chromium_available():
+    pytest.skip(f"{harness.CHROMIUM} is missing (apt-get install -y chromium)", allow_module_level=True)
+
+pytestmark = pytest.mark.browser
+
+AXE = harness.REPO_ROOT / "node_modules" / "axe-core" / "axe.min.js"
+
+#: per game: the position (random legal moves from a fixed seed, as the README's pictures)
+POSITIONS = {
+    "gridlock": ("g = gw.Gridlock(rows=6, cols=6)", 10),
+    "gridmaster4": ("g = gw.GridMaster4(size=12)", 36),
+    "blockfour": ("g = gw.BlockFour(seed=3)", 8),
+    "gridbloc": ("g = gw.GridBloc()", 9),
+}
+THEMES = {"light": "JupyterLab Light", "dark": "JupyterLab Dark"}
+
+
+def setup_code(game: str) -> str:
+    make, moves = POSITIONS[game]
+    return ("import random\nimport gridwidgets as gw\n"
+            f"{make}\nr = random.Random(7)\n"
+            f"while len(g.history) < {moves} and not g.is_over:\n"
+            "    g.play(r.choice(g.legal_moves()))\n"
+            "w = g.widget(show_legal=True)\nw")
+
+
+def axe_violations(page, selector: str) -> dict:
+    """axe-core on the element ``selector``: serious and critical violations, and
+    how many nodes the contrast rule looked at."""
+    page.add_script_tag(path=str(AXE))
+    # JupyterLab 4 wraps its shell in a zero-height .jp-ThemedContainer with
+    # overflow: hidden: axe would take the whole notebook as clipped and check
+    # the contrast of about one node (TESTING.md). Those ancestors show their
+    # overflow for the scan.
+    page.evaluate("""(sel) => {
+        for (let el = document.querySelector(sel).parentElement; el; el = el.parentElement) {
+            const r = el.getBoundingClientRect();
+            if ((r.height === 0 || r.width === 0) && getComputedStyle(el).overflow !== 'visible') {
+                el.style.overflow = 'visible';
+            }
+        }
+    }""", selector)
+    return page.evaluate("""async (sel) => {
+        const r = await axe.run(document.querySelector(sel), {resultTypes: ['violations', 'passes']});
+        const contrast = r.passes.concat(r.violations).filter(x => x.id === 'color-contrast')
+                                 .reduce((n, x) => n + x.nodes.length, 0);
+        return {contrast, bad: r.violations.filter(v => ['serious', 'critical'].includes(v.impact))
+                .map(v => `${v.id} (${v.impact}): ${v.nodes.slice(0, 4).map(n => n.target.join(' ') + ' '
+                     + n.html.slice(0, 90) + ' ' + ((n.any[0] || {}).message || '')).join('; ')}`)};
+    }""", selector)
+
+
+@pytest.mark.skipif(not AXE.exists(), reason="needs axe-core from npm (npm ci)")
+@pytest.mark.parametrize("theme", list(THEMES))
+@pytest.mark.parametrize("game", list(POSITIONS))
+def test_the_board_passes_axe(game, theme, lab, lab_root, browser):
+    name = f"axe_{game}_{theme}.ipynb"
+    harness.write_notebook(lab_root / name, [setup_code(game)])
+    nb = browser.open_notebook(lab, name)
+    try:
+        nb.set_theme(THEMES[theme])
+        nb.run_all()
+        sel = f'[data-game="{game}"]'
+        nb.wait_for("(sel) => !!document.querySelector(sel + ' [data-cell]')", sel)
+        version = int(nb.run_code("print(g.version)"))
+        nb.wait_for("([sel, v]) => document.querySelector(sel).dataset.version === String(v)", [sel, version])
+        nb.page.mouse.move(0, 0)
+        # the widget's output area, marked for axe (JupyterLab's own UI is not ours)
+        nb.evaluate("(sel) => document.querySelector(sel).closest('.jp-OutputArea-output')"
+                    ".setAttribute('data-axe-scope', '1')", sel)
+        nb.evaluate("(sel) => document.querySelector(sel).scrollIntoView({block: 'start'})", sel)
+        found = axe_violations(nb.page, "[data-axe-scope]")
+    finally:
+        nb.close()
+    assert not found["bad"], f"{game}, {theme}:\n" + "\n".join(found["bad"])
+    assert found["contrast"] >= 10, f"{game}, {theme}: the contrast rule looked at {found['contrast']} nodes only"
