@@ -77,6 +77,9 @@ _CSS = """
 .gw-rooms .v-btn.error--text { color: #b91c1c !important; caret-color: #b91c1c !important; }
 .theme--dark .gw-rooms .v-btn.error--text { color: #fca5a5 !important; caret-color: #fca5a5 !important; }
 .gw-seats { margin: 4px 0 8px; }
+/* the Join button shows where the keyboard is (WCAG 2.4.7) */
+.gw-rooms .v-btn.gw-join:focus-visible { outline: 3px solid #1d4ed8; outline-offset: 2px; }
+.theme--dark .gw-rooms .v-btn.gw-join:focus-visible { outline-color: #93c5fd; }
 .gw-choice .v-btn, .gw-seats-toggle.v-btn, .gw-open-toggle.v-btn { text-transform: none; letter-spacing: normal; }
 .gw-seats-toggle.v-btn, .gw-open-toggle.v-btn { align-self: flex-start; }
 """
@@ -86,6 +89,16 @@ function render({ el }) {
   // Solara's page forbids zooming (user-scalable=no): a phone must be able to pinch-zoom (WCAG 1.4.4)
   const meta = document.querySelector('meta[name="viewport"]');
   if (meta) meta.setAttribute("content", "width=device-width, initial-scale=1");
+  // the page's language, for screen readers' voices (WCAG 3.1.1)
+  if (!document.documentElement.lang) document.documentElement.lang = "en";
+  // Enter in the join form joins, as in any form (the Join button, when it may)
+  const onKey = (ev) => {
+    if (ev.key !== "Enter" || ev.isComposing) return;
+    const field = ev.target && ev.target.closest && ev.target.closest(".gw-join-name, .gw-join-code");
+    const join = field && document.querySelector(".gw-join");
+    if (join && !join.disabled) { ev.preventDefault(); join.click(); }
+  };
+  document.addEventListener("keydown", onKey);
   const bar = document.createElement("div");
   bar.className = "gw-reconnect";
   bar.setAttribute("role", "status");
@@ -116,7 +129,7 @@ function render({ el }) {
     } catch (e) { /* the server is not back yet */ } finally { asking = false; }
   };
   const timer = setInterval(tick, 1000);
-  return () => { clearInterval(timer); bar.remove(); };
+  return () => { clearInterval(timer); bar.remove(); document.removeEventListener("keydown", onKey); };
 }
 export default { render };
 """

@@ -92,6 +92,27 @@ def test_two_students_on_two_devices_play_gridlock_to_the_end_and_see_every_move
             assert status.strip() == g.status().strip()
 
 
+def test_the_join_form_speaks_english_joins_on_enter_and_shows_focus(browser, tmp_path):
+    # WCAG 3.1.1 (the page's language), 2.1.1 (Enter submits the form as in any
+    # form), 2.4.7 (the Join button shows the keyboard's focus)
+    with RoomsServer(tmp_path / "class.sqlite", game="gridlock", board="4x4") as server:
+        (code,) = server.codes
+        ctx = browser.browser.new_context(viewport={"width": 390, "height": 844})
+        ctx.set_default_timeout(30_000)
+        page = ctx.new_page()
+        page.goto(f"{server.base}/?room={code}")
+        page.wait_for_function("document.documentElement.lang === 'en'")
+        page.locator(".gw-join-name input").fill("Nadia")
+        page.wait_for_function("!document.querySelector('.gw-join').disabled")
+        page.locator(".gw-join").focus()
+        outline = page.evaluate("getComputedStyle(document.querySelector('.gw-join')).outlineStyle")
+        assert outline == "solid", f"the focused Join button shows no outline: {outline}"
+        page.locator(".gw-join-name input").press("Enter")
+        page.wait_for_function("location.search.includes('seat=')")
+        assert "Nadia" in page.locator(".gw-seat-name").inner_text()
+        ctx.close()
+
+
 def test_a_move_out_of_turn_or_without_a_seat_token_cannot_be_made(browser, tmp_path):
     with RoomsServer(tmp_path / "class.sqlite", game="gridlock", board="4x4") as server:
         (code,) = server.codes
