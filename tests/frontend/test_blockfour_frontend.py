@@ -569,3 +569,16 @@ def test_bf_hand_made_state_without_orientations_still_draws(page, server):
     cell(page, "B2").hover()
     expect(preview(page)).to_have_attribute("data-move", "T:B2,C2,D2,C3")
     expect(preview(page)).to_have_attribute("data-legal", "true")
+
+
+def test_bf_after_lock_bid_the_keyboard_focus_is_on_the_board_not_lost(bf):
+    # WCAG 2.4.3: Lock is disabled once the bid is sent; the focus goes to the board
+    _game, _widget, _, page = bf
+    card(page, "T", 0).click()
+    card(page, "I", 0).click()
+    lock = page.locator('[data-action="lock"]')
+    lock.focus()
+    page.keyboard.press("Enter")
+    wait_version(page, 1)
+    focused = page.evaluate("document.activeElement && document.activeElement.className")
+    assert "gw-board" in focused.split(), f"the focus fell to {focused!r}"

@@ -462,10 +462,17 @@ function lockBid(view: View): void {
   const p = bidder(s, e);
   if (p === null || view.picked.length !== 2) return;
   const move = bidNotation(view.picked);
+  // the Lock button is about to be disabled: the keyboard's focus goes to the
+  // board, not to the page's body (WCAG 2.4.3)
+  const root = view.lock.closest(".gw-root");
+  const focused = !!root && root.contains(document.activeElement);
   // The picked cards leave the page at once: the next player at this screen must not see them.
   view.picked = [];
   drawBid(view, s, e);
   drawPlayers(view, s, e);
+  if (focused && !(root?.contains(document.activeElement) && document.activeElement !== view.lock)) {
+    (view.board.svg.closest(".gw-board") as HTMLElement | null)?.focus();
+  }
   view.board.send({ type: "play", move, player: p, version: s.version });
 }
 
