@@ -416,3 +416,19 @@ def test_gb_agent_blocker_with_step(page, server):
     assert page.locator(f'[data-placed="{moves[1]}"]').count() == 1
     expect(step).to_be_disabled()
     assert page.locator(".gw-cell.is-legal").count() == len(w.state["legal"]) > 0
+
+
+def test_gb_wall_slots_are_targets_of_24_px_while_a_wall_is_to_be_placed(gb):
+    # WCAG 2.5.8: on the blocker's turn (the tiles are no target then) every open
+    # slot's hit area is at least 24 CSS px across, and a click at a point near
+    # the edge but well inside a tile places that wall
+    page, _g, w = gb
+    cell(page, "D4").click()
+    wait_version(page, 1)
+    smallest = page.evaluate("""() => Math.min(...[...document.querySelectorAll('.gb-slot.is-add')]
+        .map(g => { const r = g.getBoundingClientRect(); return Math.min(r.width, r.height); }))""")
+    assert smallest >= 24, f"a wall slot is {smallest:.1f} px across"
+    box = cell(page, "C4").bounding_box()
+    page.mouse.click(box["x"] + box["width"] * 0.8, box["y"] + box["height"] / 2)  # inside C4, near C4|D4
+    wait_version(page, 2)
+    assert history(w) == ["D4", "C4|D4"]

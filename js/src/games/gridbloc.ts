@@ -135,9 +135,15 @@ function edgesOf(board: Board): Edge[] {
   return out;
 }
 
-/** A slot's hit area: a long hexagon along the edge, ~40% of a cell thick, pointed at the corners. */
-function slotPoints(e: Edge, cell: number): string {
-  const t = cell * 0.2;
+/**
+ * A slot's hit area: a long hexagon along the edge, pointed at the corners,
+ * `2 * half` of a cell thick (0.2: 40%). While a wall is to be placed (the
+ * tiles are no target then) the wide one (0.48) covers the two triangles of
+ * the neighbouring cells that face the edge, so every slot is a target of
+ * 24 px and more (WCAG 2.5.8) and the slots of a corner never overlap.
+ */
+function slotPoints(e: Edge, cell: number, half = 0.2): string {
+  const t = cell * half;
   const tip = cell * 0.03;
   const p: Array<[number, number]> = e.vertical
     ? [[e.x1, e.y1 + tip], [e.x1 + t, e.y1 + t], [e.x1 + t, e.y2 - t], [e.x1, e.y2 - tip], [e.x1 - t, e.y2 - t], [e.x1 - t, e.y1 + t]]
@@ -256,6 +262,7 @@ function buildView(board: Board, old: View | undefined): View {
     const g = svg("g", { class: "gb-slot", "data-edge": e.name }, slotsG);
     svg("line", { class: "gb-slot-line", x1: e.x1, y1: e.y1, x2: e.x2, y2: e.y2 }, g);
     svg("polygon", { class: "gb-slot-hit", points: slotPoints(e, cell) }, g);
+    svg("polygon", { class: "gb-slot-hit gb-slot-wide", points: slotPoints(e, cell, 0.48) }, g);
     svg("title", {}, g).textContent = `wall ${e.name}`;
     return g;
   });
