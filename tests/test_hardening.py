@@ -19,8 +19,8 @@ from gridwidgets import fuzzing
 from gridwidgets.core import registry
 from gridwidgets.core.errors import IllegalMoveError, InvalidMoveError, shorten
 from gridwidgets.core.game import CellMove, Game, JointMove
-from gridwidgets.core.savefile import MAX_SAVE_CHARS
 from gridwidgets.core.gametype import GameType
+from gridwidgets.core.savefile import MAX_SAVE_CHARS
 from gridwidgets.testing import GameCheckError, check_game
 
 NAMES = sorted(gw.registry.games())

@@ -6,7 +6,7 @@
 ``--python`` runs JupyterLab and its kernel with another interpreter (a
 checkout's own venv, for the "before" pictures of an older commit) and
 ``--repo`` puts that checkout first on the kernel's path. The positions are
-those of ``tests/browser/test_board_pictures.py`` (random legal moves from a
+``BOARD_POSITIONS`` of ``tests/browser/lab_harness.py`` (random legal moves from a
 fixed seed), so every run shows the same positions. Writes
 ``OUT_DIR/<game>-<light|dark>.png``. Uses Debian's Chromium headless, as the
 browser tests do; the server binds to 127.0.0.1 and is stopped at the end.
@@ -25,22 +25,7 @@ sys.path.insert(0, str(HERE.parent / "tests" / "browser"))
 
 import lab_harness as harness  # noqa: E402
 
-POSITIONS = {
-    "gridlock": ("g = gw.Gridlock(rows=6, cols=6)", 10),
-    "gridmaster4": ("g = gw.GridMaster4(size=12)", 36),
-    "blockfour": ("g = gw.BlockFour(seed=3)", 8),
-    "gridbloc": ("g = gw.GridBloc()", 9),
-}
 THEMES = {"light": "JupyterLab Light", "dark": "JupyterLab Dark"}
-
-
-def setup_code(game: str) -> str:
-    make, moves = POSITIONS[game]
-    return ("import random\nimport gridwidgets as gw\n"
-            f"{make}\nr = random.Random(7)\n"
-            f"while len(g.history) < {moves} and not g.is_over:\n"
-            "    g.play(r.choice(g.legal_moves()))\n"
-            "w = g.widget()\nw")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -55,9 +40,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with harness.JupyterLab(root, python=args.python, extra_pythonpath=extra) as lab, \
                 harness.Browser(viewport=(1280, 720)) as browser:
-            for game in POSITIONS:
+            for game in harness.BOARD_POSITIONS:
                 name = f"shot_{game}.ipynb"
-                harness.write_notebook(root / name, [setup_code(game)])
+                harness.write_notebook(root / name, [harness.board_position_code(game)])
                 for theme, label in THEMES.items():
                     nb = browser.open_notebook(lab, name)
                     try:

@@ -54,6 +54,28 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 #: default bound on every single wait, in seconds
 TIMEOUT = 30.0
 
+#: per game: the code that makes it, and how many moves in a position is shown
+#: (random legal moves from a fixed seed, so every run shows the same position):
+#: the README's pictures, the before/after screenshots, the accessibility scan
+BOARD_POSITIONS = {
+    "gridlock": ("g = gw.Gridlock(rows=6, cols=6)", 10),
+    "gridmaster4": ("g = gw.GridMaster4(size=12)", 36),
+    "blockfour": ("g = gw.BlockFour(seed=3)", 8),
+    "gridbloc": ("g = gw.GridBloc()", 9),
+}
+
+
+def board_position_code(game: str, widget_options: str = "") -> str:
+    """A notebook cell that sets up ``game`` a few moves in (:data:`BOARD_POSITIONS`)
+    as ``g`` and shows its widget ``w`` (made with ``widget_options``)."""
+    make, moves = BOARD_POSITIONS[game]
+    return ("import random\nimport gridwidgets as gw\n"
+            f"{make}\nr = random.Random(7)\n"
+            f"while len(g.history) < {moves} and not g.is_over:\n"
+            "    g.play(r.choice(g.legal_moves()))\n"
+            "assert not g.is_over\n"
+            f"w = g.widget({widget_options})\nw")
+
 
 def chromium_available() -> bool:
     return os.path.exists(CHROMIUM) and os.access(CHROMIUM, os.X_OK)

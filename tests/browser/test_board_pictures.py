@@ -25,33 +25,11 @@ pytestmark = pytest.mark.browser
 IMAGES = harness.REPO_ROOT / "docs" / "images"
 UPDATE = os.environ.get("GRIDWIDGETS_UPDATE_SCREENSHOTS") == "1"
 
-#: per game: the code that sets up a position a few moves in (random legal
-#: moves from a fixed seed, so the same picture every time), and how many
-#: cells of the page must show a piece
-POSITIONS = {
-    "gridlock": ("g = gw.Gridlock(rows=6, cols=6)", 10),
-    "gridmaster4": ("g = gw.GridMaster4(size=12)", 36),
-    "blockfour": ("g = gw.BlockFour(seed=3)", 8),
-    "gridbloc": ("g = gw.GridBloc()", 9),
-}
 
-
-def setup_code(game: str) -> str:
-    make, moves = POSITIONS[game]
-    return (
-        "import random\nimport gridwidgets as gw\n"
-        f"{make}\nr = random.Random(7)\n"
-        f"while len(g.history) < {moves} and not g.is_over:\n"
-        "    g.play(r.choice(g.legal_moves()))\n"
-        "assert not g.is_over\n"
-        "w = g.widget()\nw"
-    )
-
-
-@pytest.mark.parametrize("game", list(POSITIONS))
+@pytest.mark.parametrize("game", list(harness.BOARD_POSITIONS))
 def test_board_picture(game, lab, lab_root, browser, tmp_path):
     name = f"picture_{game}.ipynb"
-    harness.write_notebook(lab_root / name, [setup_code(game)])
+    harness.write_notebook(lab_root / name, [harness.board_position_code(game)])
     nb = browser.open_notebook(lab, name)
     try:
         nb.set_theme("JupyterLab Light")

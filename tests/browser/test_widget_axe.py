@@ -20,23 +20,7 @@ pytestmark = pytest.mark.browser
 
 AXE = harness.REPO_ROOT / "node_modules" / "axe-core" / "axe.min.js"
 
-#: per game: the position (random legal moves from a fixed seed, as the README's pictures)
-POSITIONS = {
-    "gridlock": ("g = gw.Gridlock(rows=6, cols=6)", 10),
-    "gridmaster4": ("g = gw.GridMaster4(size=12)", 36),
-    "blockfour": ("g = gw.BlockFour(seed=3)", 8),
-    "gridbloc": ("g = gw.GridBloc()", 9),
-}
 THEMES = {"light": "JupyterLab Light", "dark": "JupyterLab Dark"}
-
-
-def setup_code(game: str) -> str:
-    make, moves = POSITIONS[game]
-    return ("import random\nimport gridwidgets as gw\n"
-            f"{make}\nr = random.Random(7)\n"
-            f"while len(g.history) < {moves} and not g.is_over:\n"
-            "    g.play(r.choice(g.legal_moves()))\n"
-            "w = g.widget(show_legal=True)\nw")
 
 
 def axe_violations(page, selector: str) -> dict:
@@ -67,10 +51,10 @@ def axe_violations(page, selector: str) -> dict:
 
 @pytest.mark.skipif(not AXE.exists(), reason="needs axe-core from npm (npm ci)")
 @pytest.mark.parametrize("theme", list(THEMES))
-@pytest.mark.parametrize("game", list(POSITIONS))
+@pytest.mark.parametrize("game", list(harness.BOARD_POSITIONS))
 def test_the_board_passes_axe(game, theme, lab, lab_root, browser):
     name = f"axe_{game}_{theme}.ipynb"
-    harness.write_notebook(lab_root / name, [setup_code(game)])
+    harness.write_notebook(lab_root / name, [harness.board_position_code(game, "show_legal=True")])
     nb = browser.open_notebook(lab, name)
     try:
         nb.set_theme(THEMES[theme])
