@@ -13,6 +13,7 @@ import threading
 import time
 
 import pytest
+from waiting import wait_until
 
 from gridwidgets.rooms import Rooms, Store
 from gridwidgets.rooms import server as rooms_server
@@ -24,14 +25,6 @@ pytestmark = pytest.mark.skipif(importlib.util.find_spec("solara") is None, reas
 @pytest.fixture
 def rooms(tmp_path):
     return Rooms(Store(tmp_path / "class.sqlite"))
-
-
-def wait_until(condition, timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"{what}: not within {timeout} s")
-        time.sleep(0.01)
 
 
 # -- sending to a page ------------------------------------------------------------------------------

@@ -9,10 +9,10 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 
 import joblib
 import pytest
+from waiting import wait_until
 
 import gridwidgets as gw
 from gridwidgets.agents import GreedyAgent, RandomAgent
@@ -77,7 +77,7 @@ def test_a_dask_worker_killed_mid_run_costs_only_its_batch(dask_client, tmp_path
 
     t = threading.Thread(target=run)
     t.start()
-    _wait_until(lambda: list(folder.glob("part-*.parquet")) or not t.is_alive(), 300, "a first batch on disk")
+    wait_until(lambda: list(folder.glob("part-*.parquet")) or not t.is_alive(), 300, "a first batch on disk")
     assert t.is_alive(), "the run ended before a worker could be killed"
     os.kill(pids[0], signal.SIGKILL)
     t.join(300)
@@ -201,17 +201,6 @@ def _loky_workers() -> list[int]:
     return pids
 
 
-def _wait_until(condition, timeout: float, what: str, poll: float = 0.01):
-    """Poll ``condition`` until it returns something true (returned), or fail
-    after ``timeout`` seconds naming ``what``."""
-    deadline = time.monotonic() + timeout
-    while not (value := condition()):
-        if time.monotonic() > deadline:
-            raise AssertionError(f"{what}: not within {timeout} s")
-        time.sleep(poll)
-    return value
-
-
 def test_a_loky_worker_killed_mid_run_loses_only_batches_in_flight(tmp_path):
     """SIGKILL a local worker process: the call fails, the batches written
     stay, and the same call again plays only the missing ones."""
@@ -227,9 +216,9 @@ def test_a_loky_worker_killed_mid_run_loses_only_batches_in_flight(tmp_path):
 
     t = threading.Thread(target=run)
     t.start()
-    _wait_until(lambda: len(list(folder.glob("part-*.parquet"))) >= 3 or not t.is_alive(), 300,
+    wait_until(lambda: len(list(folder.glob("part-*.parquet"))) >= 3 or not t.is_alive(), 300,
                 "three batches written by the two workers")
-    workers = _wait_until(lambda: _loky_workers() or not t.is_alive(), 60, "a loky worker alive")
+    workers = wait_until(lambda: _loky_workers() or not t.is_alive(), 60, "a loky worker alive")
     assert t.is_alive(), "the run ended before a worker could be killed (8000 games in under three batches' time?)"
     os.kill(workers[0], signal.SIGKILL)
     t.join(300)
