@@ -15,6 +15,8 @@ import type { GameState } from "./types";
 const MAX_BOARD_PX = 480;
 const MAX_CELL = 60;
 const MIN_CELL = 12;
+/** The smallest board label, in CSS px, however small the board is shown. */
+const MIN_LABEL_PX = 12;
 const PAD = 2;
 
 // Bits of a cell's flags, to touch its classes only when they change.
@@ -56,6 +58,12 @@ export class BoardView implements Board, HintHost {
   private cellMover: string[] = [];
   /** The cell painted before Python's answer (-1: none). */
   private pendingIdx = -1;
+  /** The row and column labels, their size at full scale, the room they have, the board's width (user units). */
+  private labelEls: SVGTextElement[] = [];
+  private labelFs = 0;
+  private labelRoom = 0;
+  private viewW = 0;
+  private resize: ResizeObserver | null = null;
   private byNotation = new Map<string, number>();
   rows = 0;
   cols = 0;
@@ -170,16 +178,22 @@ export class BoardView implements Board, HintHost {
     }, defs);
     svg("line", { x1: 0, y1: 0, x2: 0, y2: 6, class: "gw-hatch-line" }, hatch);
     const frame = { x: this.ox - 1, y: this.oy - 1, width: cols * cell + 2, height: rows * cell + 2, rx: radius + 1 };
+    this.labelEls = [];
+    this.viewW = width;
     if (showLabels) {
       const labels = svg("g", { class: "gw-labels", "aria-hidden": "true" }, root);
       const fs = Math.max(9, Math.min(12, Math.round(cell * 0.42)));
+      this.labelFs = fs;
+      this.labelRoom = Math.min(margin + 2 * PAD, cell);  // (the svg shows what overflows into its padding)
       s.col_labels.forEach((label, c) => {
         const t = svg("text", { x: this.x(c) + cell / 2, y: this.oy - margin / 2, "font-size": fs, dy: "0.35em" }, labels);
         t.textContent = label;
+        this.labelEls.push(t);
       });
       s.row_labels.forEach((label, r) => {
         const t = svg("text", { x: this.ox - margin / 2, y: this.y(r) + cell / 2, "font-size": fs, dy: "0.35em" }, labels);
         t.textContent = label;
+        this.labelEls.push(t);
       });
     }
 
@@ -237,6 +251,7 @@ export class BoardView implements Board, HintHost {
     this.defs = defs;
     this.el.replaceChildren(root);
     this.el.style.setProperty("--gw-board-w", `${width}px`);
+    this.watchSize();
     setAttr(this.el, "aria-label", layer.title?.(s) ?? `${s.game || "game"} board, ${rows} by ${cols}`);
     setAttr(this.el, "title", layer.hint ?? BOARD_HINT);
     setAttr(this.el, "aria-rowcount", String(rows));
@@ -247,6 +262,36 @@ export class BoardView implements Board, HintHost {
     this.focusIdx = this.focusIdx >= 0 && this.focusIdx < n2 ? this.focusIdx : start >= 0 ? start : 0;
     this.setFocus(this.focusIdx);
     layer.build?.(this);
+  }
+
+  /**
+   * The board shrinks with its column (a phone): its labels grow in user units
+   * so that they stay 12 CSS px at least (WCAG 1.4.4), within the margin
+   * they have.
+   */
+  private watchSize(): void {
+    if (!this.resize && typeof ResizeObserver !== "undefined") {
+      this.resize = new ResizeObserver(() => this.fitLabels());
+      this.resize.observe(this.el);
+    }
+    this.fitLabels();
+  }
+
+  private fitLabels(): void {
+    if (!this.labelEls.length || !this.svg) return;
+    const shown = this.svg.getBoundingClientRect().width;
+    if (!(shown > 0) || !(this.viewW > 0)) return;
+    const scale = shown / this.viewW;
+    const fs = Math.min(this.labelRoom, Math.max(this.labelFs, MIN_LABEL_PX / scale));
+    const value = fs.toFixed(1);
+    if (this.labelEls[0]!.getAttribute("font-size") === value) return;
+    for (const t of this.labelEls) t.setAttribute("font-size", value);
+  }
+
+  /** Stop watching the board's size (the view is gone). */
+  destroy(): void {
+    this.resize?.disconnect();
+    this.resize = null;
   }
 
   // ---- updating -----------------------------------------------------------------------

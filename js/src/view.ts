@@ -431,6 +431,7 @@ export class GridView {
     for (const off of this.traitOffs.splice(0)) off();
     for (const f of this.cleanups.splice(0)) f();
     this.hints.destroy();
+    this.board.destroy();
     this.root.remove();
   }
 }

@@ -418,3 +418,24 @@ def test_legal_move_dots_reach_3_to_1_against_their_cell(page, server):
     ratio = page.evaluate(CONTRAST, [ring, bg])
     assert ratio >= 3, f"the legal-move dot's ring is {ratio:.2f}:1 against its cell ({ring} on {bg})"
     widget.close()
+
+
+@pytest.mark.parametrize("game", ["gridmaster4", "blockfour", "gridlock"])
+def test_board_labels_stay_12_px_on_a_phone(page, server, game):
+    # WCAG 1.4.4: on a 360 px wide phone the board shrinks; its row and column
+    # labels grow in the SVG's units so that they are 12 CSS px at least
+    page.set_viewport_size({"width": 360, "height": 740})
+    g = gw.make(game, **{"gridmaster4": {"size": 20}, "gridlock": {"rows": 8, "cols": 8}}.get(game, {}))
+    widget = g.widget()
+    fh.open_widget(page, server, widget)
+    page.wait_for_selector(".gw-labels text", state="attached")
+    sizes = page.evaluate("""() => {
+        const svg = document.querySelector('.gw-svg');
+        const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+        return [scale, ...[...document.querySelectorAll('.gw-labels text')]
+                          .map(t => parseFloat(t.getAttribute('font-size')) * scale)];
+    }""")
+    scale, smallest = sizes[0], min(sizes[1:])
+    assert scale < 1, f"the board was not shrunk by the phone ({scale:.2f})"
+    assert smallest >= 11.95, f"a board label is {smallest:.1f} px on a 360 px phone (scale {scale:.2f})"
+    widget.close()
