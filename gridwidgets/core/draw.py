@@ -130,6 +130,25 @@ def _player_colour(scene: Any, player: int) -> str:
     return name if name.startswith("#") else colour(name)
 
 
+def owner_mark(player: int, cx: float, cy: float, rad: float, fill: str) -> str:
+    """A small shape that tells a tile's owner without its colour (WCAG 1.4.1):
+    a disc for player 0, a square for 1, a triangle for 2, a diamond for 3;
+    ``""`` for other players. Centred on ``(cx, cy)``, ``rad`` its half size.
+    The page draws the same marks (``js/src/games/gridmaster4.ts``)."""
+    if player == 0:
+        return f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{rad:.1f}" fill="{fill}"/>'
+    if player == 1:
+        return (f'<rect x="{cx - rad * 0.9:.1f}" y="{cy - rad * 0.9:.1f}" width="{rad * 1.8:.1f}" '
+                f'height="{rad * 1.8:.1f}" fill="{fill}"/>')
+    if player == 2:
+        return (f'<polygon points="{cx:.1f},{cy - rad:.1f} {cx + rad:.1f},{cy + rad * 0.8:.1f} '
+                f'{cx - rad:.1f},{cy + rad * 0.8:.1f}" fill="{fill}"/>')
+    if player == 3:
+        return (f'<polygon points="{cx:.1f},{cy - rad:.1f} {cx + rad:.1f},{cy:.1f} {cx:.1f},{cy + rad:.1f} '
+                f'{cx - rad:.1f},{cy:.1f}" fill="{fill}"/>')
+    return ""
+
+
 def _star(cx: float, cy: float, rad: float) -> str:
     """The points of a five-pointed star."""
     pts = []
@@ -271,6 +290,9 @@ def _panel(scene: Any, panel: Any, widths: list[float], x0: float, y0: float) ->
     for k, h in enumerate(panel.columns):
         out.append(_text(x, y0 + 11, h, PANEL_FONT, label_ink, bold=True))
         x += widths[k] + 12
+    # a game of tiles marks each player's tiles with a shape (owner_mark): the
+    # swatch shows it too, the key from shape to player
+    marked = any(item.kind == "tile" for item in scene.legend)
     total = 34 + sum(w + 12 for w in widths)
     out.append(f'<line x1="{x0:.1f}" y1="{y0 + 21:.1f}" x2="{x0 + total:.1f}" y2="{y0 + 21:.1f}" '
                f'stroke="{grid}" stroke-width="1"/>')
@@ -285,6 +307,8 @@ def _panel(scene: Any, panel: Any, widths: list[float], x0: float, y0: float) ->
         if row.player >= 0:
             out.append(f'<rect x="{x0 + 16:.1f}" y="{cy - 6:.1f}" width="12" height="12" rx="2" '
                        f'fill="{_player_colour(scene, row.player)}"/>')
+            if marked:
+                out.append(owner_mark(row.player, x0 + 22, cy, 3.6, ink))
         x = x0 + 34
         for k, v in enumerate(row.values[: len(widths)]):
             out.append(_text(x, cy, v, PANEL_FONT, ink, bold=(k == 0 and row.mark != "")))
@@ -464,10 +488,15 @@ def _piece(scene: Any, piece: Any, ox: float, oy: float, cell: float) -> list[st
     colour_ = _player_colour(scene, piece.player)
     if piece.kind == "tile":
         font = cell * 0.42
+        # the owner's mark in the corner: the owner without its colour (WCAG 1.4.1)
+        mark_at = (x + cell * 0.24, y + cell * 0.24, cell * 0.1)
         if piece.active:
+            # the outline, the colour mixed with the ink: 3:1 on the board (WCAG 1.4.11)
             return [
-                f'<rect x="{x + 0.8:.1f}" y="{y + 0.8:.1f}" width="{cell - 1.6:.1f}" height="{cell - 1.6:.1f}" '
-                f'rx="{cell * 0.15:.1f}" fill="{colour_}"><title>{cell_name((r, c))}: {label}</title></rect>',
+                f'<rect x="{x + 1.5:.1f}" y="{y + 1.5:.1f}" width="{cell - 3:.1f}" height="{cell - 3:.1f}" '
+                f'rx="{cell * 0.15:.1f}" fill="{colour_}" stroke="{_mix(colour_, 0.45, role("ink"))}" '
+                f'stroke-width="1.5"><title>{cell_name((r, c))}: {label}</title></rect>',
+                owner_mark(piece.player, *mark_at, role("ink")),
                 _text(cx, cy, piece.text, font, role("ink"), anchor="middle", bold=True),
             ]
         # out of play: a darker shade of the same hue, a dashed outline in the full colour
@@ -475,6 +504,7 @@ def _piece(scene: Any, piece: Any, ox: float, oy: float, cell: float) -> list[st
             f'<rect x="{x + 1.5:.1f}" y="{y + 1.5:.1f}" width="{cell - 3:.1f}" height="{cell - 3:.1f}" '
             f'rx="{cell * 0.15:.1f}" fill="{muted(colour_)}" stroke="{colour_}" stroke-width="1.5" '
             f'stroke-dasharray="3 2"><title>{cell_name((r, c))}: {label}</title></rect>',
+            owner_mark(piece.player, *mark_at, "#ffffff"),
             _text(cx, cy, piece.text, font, "#ffffff", anchor="middle", bold=True),
         ]
     if piece.kind == "token":

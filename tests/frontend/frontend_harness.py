@@ -191,3 +191,18 @@ def open_widget(page: Any, server: Server, widget: Any, theme: str | None = None
     page.goto(server.url + (f"?theme={theme}" if theme else ""))
     page.wait_for_function("window.gwReady === true", timeout=10_000)
     return bridge
+
+
+#: a page function: the WCAG contrast ratio of two computed CSS colours
+#: (``rgb()``/``rgba()`` or ``color(srgb ...)``), ``page.evaluate(CONTRAST, [a, b])``
+CONTRAST = """([a, b]) => {
+    const rgb = (css) => {
+        const m = css.match(/color\\(srgb ([\\d.e-]+) ([\\d.e-]+) ([\\d.e-]+)/);
+        if (m) return [m[1], m[2], m[3]].map(Number);
+        return css.match(/[\\d.]+/g).slice(0, 3).map((v) => Number(v) / 255);
+    };
+    const lum = (c) => { const [r, g, bl] = rgb(c).map((v) => v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+                         return 0.2126 * r + 0.7152 * g + 0.0722 * bl; };
+    const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
+    return (x + 0.05) / (y + 0.05);
+}"""

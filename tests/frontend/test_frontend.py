@@ -392,19 +392,6 @@ def test_the_other_seats_move_is_announced_not_the_own(page, server):
     widget.close()
 
 
-CONTRAST = """([a, b]) => {
-    const rgb = (css) => {
-        const m = css.match(/color\\(srgb ([\\d.e-]+) ([\\d.e-]+) ([\\d.e-]+)/);
-        if (m) return [m[1], m[2], m[3]].map(Number);
-        return css.match(/[\\d.]+/g).slice(0, 3).map((v) => Number(v) / 255);
-    };
-    const lum = (c) => { const [r, g, bl] = rgb(c).map((v) => v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
-                         return 0.2126 * r + 0.7152 * g + 0.0722 * bl; };
-    const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
-    return (x + 0.05) / (y + 0.05);
-}"""
-
-
 def test_legal_move_dots_reach_3_to_1_against_their_cell(page, server):
     # WCAG 1.4.11: the dot's ring (the text colour) against the tinted legal cell
     game = gw.Gridlock()
@@ -415,7 +402,7 @@ def test_legal_move_dots_reach_3_to_1_against_their_cell(page, server):
     expect(legal.locator(".gw-dot")).to_be_visible()
     ring = legal.locator(".gw-dot").evaluate("e => getComputedStyle(e).stroke")
     bg = legal.locator(".gw-bg").evaluate("e => getComputedStyle(e).fill")
-    ratio = page.evaluate(CONTRAST, [ring, bg])
+    ratio = page.evaluate(fh.CONTRAST, [ring, bg])
     assert ratio >= 3, f"the legal-move dot's ring is {ratio:.2f}:1 against its cell ({ring} on {bg})"
     widget.close()
 

@@ -573,3 +573,46 @@ def test_clock_new_state_pause_and_destroy_cancel(page, server):
     page.evaluate("() => 0")  # anything sent would have reached the bridge by now
     assert [c["version"] for c in stub.intents] == [6]
     assert page.evaluate("window.gw.handlerCount()") == 0
+
+
+@pytest.mark.parametrize("dark", [False, True])
+def test_gm4_tiles_show_their_owner_without_colour_and_stand_out_3_to_1(page, server, dark):
+    # WCAG 1.4.1: every tile carries its owner's mark (disc, square, triangle,
+    # diamond), and the players' table shows the same mark beside each name;
+    # WCAG 1.4.11: an active tile's outline is 3:1 against the board, in both themes
+    game = gw.GridMaster4(size=8)
+    rng = __import__("random").Random(3)
+    for _ in range(12):
+        game.play(rng.choice(game.legal_moves()))
+    if dark:
+        page.evaluate("document.body.classList.add('vscode-dark')")
+    widget, _ = open_game(page, server, game)
+    shapes = {-1: "", 0: "circle", 1: "rect", 2: "polygon", 3: "polygon"}
+    # the pieces' groups, one per cell in row-major order: each tile's mark
+    drawn = page.evaluate("""() => [...document.querySelector('.gw-pieces').children]
+        .map(g => { const m = g.querySelectorAll('.gm4-mark'); return m.length === 1 ? m[0].tagName : m.length ? '?' : ''; })""")
+    expected = [shapes[int(o)] for o in game.board.ravel()]
+    assert drawn == expected
+    assert page.locator(".gm4-row .gm4-swatch .gm4-mark").count() == 4
+    for p in range(4):
+        active = sorted(game.active_tiles(p))
+        assert active, f"player {p} has no active tile to look at"
+        r, c = active[0]
+        name = gw.core.cell_name((r, c))
+        outline = page.evaluate("(i) => getComputedStyle(document.querySelector('.gw-pieces').children[i]"
+                                ".querySelector('.gm4-tile')).stroke", r * 8 + c)
+        cellbg = page.locator(f'[data-cell="{name}"] .gw-bg').evaluate("e => getComputedStyle(e).fill")
+        ratio = page.evaluate(fh.CONTRAST, [outline, cellbg])
+        assert ratio >= 3, f"player {p}'s active tile outline is {ratio:.2f}:1 on its cell ({outline} on {cellbg})"
+    widget.close()
+
+
+def test_gm4_picture_marks_each_tile_and_panel_row_with_its_owner():
+    # the static picture draws the same marks (core/draw.py owner_mark)
+    game = gw.GridMaster4(size=8)
+    for move in ["A1", "H8", "A8", "H1"]:
+        game.play(move)
+    svg = game.to_svg()
+    assert svg.count("<circle") >= 2 and svg.count('<rect x="') > 8
+    body = svg.split('class="gw-panel"')[0]
+    assert body.count("<polygon") >= 2  # player 2's triangle and player 3's diamond on the board

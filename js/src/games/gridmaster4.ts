@@ -34,6 +34,20 @@ function num(v: unknown, d = 0): number {
 
 const extras = new WeakMap<GameState, Gm4Extra>();
 
+/**
+ * The owner's mark in a tile's corner, so the owner is told without its colour
+ * (WCAG 1.4.1; two colours look alike to many): a disc for player 0, a square
+ * for 1, a triangle for 2, a diamond for 3, as the static picture draws them
+ * (core/draw.py owner_mark).
+ */
+function ownerMark(g: SVGGElement, p: number, cx: number, cy: number, r: number): void {
+  const pts = (xy: Array<[number, number]>): string => xy.map(([x, y]) => `${(cx + x * r).toFixed(1)},${(cy + y * r).toFixed(1)}`).join(" ");
+  if (p === 0) svg("circle", { class: "gm4-mark", cx, cy, r }, g);
+  else if (p === 1) svg("rect", { class: "gm4-mark", x: cx - r * 0.9, y: cy - r * 0.9, width: r * 1.8, height: r * 1.8 }, g);
+  else if (p === 2) svg("polygon", { class: "gm4-mark", points: pts([[0, -1], [1, 0.8], [-1, 0.8]]) }, g);
+  else if (p === 3) svg("polygon", { class: "gm4-mark", points: pts([[0, -1], [1, 0], [0, 1], [-1, 0]]) }, g);
+}
+
 /** `state.extra`, checked (a partial or older state still draws); once per state. */
 function extraOf(s: GameState): Gm4Extra {
   let e = extras.get(s);
@@ -135,7 +149,11 @@ function makeRow(view: View, p: number): Row {
   const tr = html("tr", { class: `gm4-row ${playerClass(p)}`, "data-player": p }, undefined, view.body);
   const who = html("td", { class: "gm4-who" }, undefined, tr);
   const name = html("span", { class: "gm4-name" }, undefined, who);
-  html("span", { class: "gw-swatch", "aria-hidden": "true" }, undefined, name);
+  // the swatch carries the player's tile mark: the key from shape to player
+  const swatch = svg("svg", { class: "gw-swatch gm4-swatch", viewBox: "-6 -6 12 12", width: 12, height: 12, "aria-hidden": "true" });
+  svg("rect", { class: "gm4-swatch-bg", x: -6, y: -6, width: 12, height: 12, rx: 2 }, swatch);
+  ownerMark(swatch, p, 0, 0, 3.6);
+  name.appendChild(swatch);
   const nameText = html("span", { class: "gm4-name-text" }, "", name);
   const trophy = html("span", { class: "gm4-trophy", "aria-hidden": "true", hidden: true }, "\u2605", name);
   const sub = html("div", { class: "gm4-sub" }, undefined, who);
@@ -192,6 +210,7 @@ export const gridmaster4Layer: GameLayer = {
     const side = size - 2 * inset;
     const rx = Math.max(2, Math.round(size * 0.2));
     svg("rect", { class: "gm4-tile", x: -side / 2, y: -side / 2, width: side, height: side, rx }, g);
+    ownerMark(g, owner, -size * 0.26, -size * 0.26, size * 0.1);
     if (text) {
       const fs = text.length >= 3 ? size * 0.4 : text.length === 2 ? size * 0.48 : size * 0.52;
       const t = svg("text", {
