@@ -306,10 +306,16 @@ class GameWidget(anywidget.AnyWidget):
             "contract": self.contract(),
             "extra": g.frontend_state(),
         }
+        # where each legal move is, and what the picture outlines as the last move:
+        # what hints, legal marks and the last-move outline are drawn from, for
+        # every game, never from a move's notation
+        scene = g.scene()
+        state["targets"] = [_target(m) for m in legal]
+        state["last_cells"] = [list(c) for c in scene.last]
+        state["last_edges"] = [[list(a), list(b)] for a, b in scene.last_edges]
         if generic:
-            # a game without a layer of its own: the picture and where each legal move is
-            state["scene"] = g.scene().to_dict()
-            state["targets"] = [_target(m) for m in legal]
+            # a game without a layer of its own: the picture
+            state["scene"] = scene.to_dict()
         return state
 
     def _mover(self) -> int | None:
@@ -654,8 +660,8 @@ def _clip(text: str, limit: int = 240) -> str:
 
 
 def _target(move: Any) -> dict[str, Any]:
-    """A legal move for the generic page: its notation and where it is (cells as
-    notation; an edge's off-board cell as ``[row, col]``)."""
+    """A legal move for the page: its notation and where it is (``[row, col]``
+    cells; an edge's second cell may lie one step off the board)."""
     t = move_target(move)
     out: dict[str, Any] = {"move": str(move), "kind": t["kind"]}
     if t["kind"] == "cell":

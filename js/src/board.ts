@@ -258,7 +258,8 @@ export class BoardView implements Board, HintHost {
     setAttr(this.el, "aria-colcount", String(cols));
 
     const n2 = rows * cols;
-    const start = s.last_move ? this.index(s.last_move) : -1;
+    const first = s.last_cells[0];
+    const start = first ? first[0] * cols + first[1] : -1;
     this.focusIdx = this.focusIdx >= 0 && this.focusIdx < n2 ? this.focusIdx : start >= 0 ? start : 0;
     this.setFocus(this.focusIdx);
     layer.build?.(this);
@@ -296,15 +297,10 @@ export class BoardView implements Board, HintHost {
 
   // ---- updating -----------------------------------------------------------------------
 
-  private lastCells(s: GameState, layer: GameLayer): number[] {
-    if (layer.lastCells) return layer.lastCells(s, this);
-    if (!s.last_move) return [];
-    const out: number[] = [];
-    for (const m of s.last_move.toUpperCase().matchAll(/[A-Z]+[0-9]+/g)) {
-      const i = this.index(m[0]);
-      if (i >= 0) out.push(i);
-    }
-    return out;
+  private lastCells(s: GameState): number[] {
+    // what the picture outlines (Python's scene), never read from the move's notation
+    const n = s.rows * s.cols;
+    return s.last_cells.map(([r, c]) => r * s.cols + c).filter((i) => i >= 0 && i < n);
   }
 
   /**
@@ -328,7 +324,10 @@ export class BoardView implements Board, HintHost {
       this.pieceEls[this.pendingIdx]?.classList.remove("gw-pending");
       this.pendingIdx = -1;
     }
-    const legal = new Set((layer.legalCells ? layer.legalCells(s) : s.legal).map((m) => m.toUpperCase()));
+    // the legal cells: the layer's, or the cells of the legal moves' targets (never their notation)
+    const targetCells = (): string[] => s.targets.filter((t) => t.kind === "cell" && t.cell)
+      .map((t) => `${s.col_labels[t.cell![1]]}${s.row_labels[t.cell![0]]}`);
+    const legal = new Set((layer.legalCells ? layer.legalCells(s) : targetCells()).map((m) => m.toUpperCase()));
     const forbidden = new Set(s.forbidden.map((m) => m.toUpperCase()));
     this.el.classList.toggle("gw-show-forbidden", showForbidden);
     this.el.classList.toggle("gw-show-legal", showLegal);
@@ -338,7 +337,7 @@ export class BoardView implements Board, HintHost {
     const mover = s.current_player !== null && !s.is_over ? playerClass(s.current_player) : "";
     let empties = 0;
     let legalEmpties = 0;
-    const last = this.lastCells(s, layer);
+    const last = this.lastCells(s);
     const lastSet = new Set(last);
     const rule = s.forbidden_rule ? ` (${s.forbidden_rule})` : "";
     const n = s.rows * s.cols;

@@ -38,7 +38,7 @@ function pieces(s: GameState): Map<number, Piece> {
 }
 
 function targets(s: GameState): Target[] {
-  return Array.isArray(s.targets) ? s.targets : [];
+  return s.targets;
 }
 
 /** What the layer keeps per board between states. */
@@ -271,11 +271,6 @@ export const genericLayer: GameLayer = {
     return s.cells[i] ?? "";
   },
 
-  lastCells(s, board) {
-    const last = s.scene?.last;
-    if (!Array.isArray(last)) return [];
-    return last.map(([r, c]) => r * board.cols + c).filter((i) => i >= 0 && i < board.rows * board.cols);
-  },
 
   legalCells(s) {
     const out: string[] = [];

@@ -49,7 +49,6 @@ export interface HintHost extends Board {
 const SMALL_CELL = 30;
 /** How many non-board moves the side list shows. */
 const LIST_TOP = 8;
-const CELL_RE = /^[A-Z]+[0-9]+$/i;
 const CELLS_RE = /[A-Z]+[0-9]+/gi;
 
 const KINDS: Array<[string, string, string]> = [
@@ -249,16 +248,15 @@ export class HintsView {
     g.setAttribute("class", `gw-hints-g${small ? " is-small" : ""}`);
     g.setAttribute("data-kind", data.kind);
 
+    // where each hinted move is: its target (cell, edge), never its notation;
+    // moves of several cells (a placement) and moves off the board are listed
+    const where = new Map(s.targets.map((x) => [x.move, x]));
     for (const [move, h] of entries) {
       const t = tone(h);
-      if (CELL_RE.test(move)) {
-        const i = host.index(move);
-        if (i < 0) {
-          listed.push([move, h]);
-          continue;
-        }
-        const r = Math.floor(i / s.cols);
-        const c = i % s.cols;
+      const target = where.get(move);
+      if (target?.kind === "cell" && target.cell) {
+        const [r, c] = target.cell;
+        const i = r * s.cols + c;
         const el = svg("g", {
           class: `gw-hint tone-${t}${h.best ? " is-best" : ""}`,
           "data-hint": h.label,
@@ -298,37 +296,34 @@ export class HintsView {
         }
         continue;
       }
-      const edge = move.split("|");
-      if (edge.length === 2 && CELL_RE.test(edge[0]!.trim()) && CELL_RE.test(edge[1]!.trim())) {
-        const a = host.index(edge[0]!.trim());
-        const b = host.index(edge[1]!.trim());
-        if (a >= 0 && b >= 0) {
-          const cx = (host.x(a % s.cols) + host.x(b % s.cols)) / 2 + cell / 2;
-          const cy = (host.y(Math.floor(a / s.cols)) + host.y(Math.floor(b / s.cols))) / 2 + cell / 2;
-          const el = svg("g", {
-            class: `gw-hint gw-hint-edge tone-${t}${h.best ? " is-best" : ""}`,
-            "data-hint": h.label,
-            "data-move": move,
-            "data-tone": t,
-            transform: `translate(${cx.toFixed(1)} ${cy.toFixed(1)})`,
-          }, g);
-          if (spell(h, true)) {
-            const fs = Math.max(6.5, Math.min(cell * 0.22, 11));
-            const w = Math.max(cell * 0.5, fs * 0.62 * h.label.length + fs * 0.9);
-            const ht = fs * 1.45;
-            svg("rect", { class: "gw-hint-pill", x: -w / 2, y: -ht / 2, width: w, height: ht, rx: ht / 2 }, el);
-            const text = svg("text", { class: "gw-hint-label", dy: "0.35em", "font-size": fs.toFixed(1) }, el);
-            text.textContent = h.label;
-          } else {
-            svg("circle", { class: "gw-hint-pill", r: (Math.max(2, cell * 0.06) + cell * 0.08 * Math.sqrt(h.share / maxShare)).toFixed(2) }, el);
-          }
-          const slot = host.svg.querySelector(`[data-edge="${cssEscape(move)}"]`);
-          if (slot) {
-            slot.setAttribute("data-hint", h.label);
-            this.tagged.push(slot);
-          }
-          continue;
+      if (target?.kind === "edge" && target.edge) {
+        // the middle of the line between the two cells (the second may lie off the board)
+        const [[r1, c1], [r2, c2]] = target.edge;
+        const cx = (host.x(c1) + host.x(c2)) / 2 + cell / 2;
+        const cy = (host.y(r1) + host.y(r2)) / 2 + cell / 2;
+        const el = svg("g", {
+          class: `gw-hint gw-hint-edge tone-${t}${h.best ? " is-best" : ""}`,
+          "data-hint": h.label,
+          "data-move": move,
+          "data-tone": t,
+          transform: `translate(${cx.toFixed(1)} ${cy.toFixed(1)})`,
+        }, g);
+        if (spell(h, true)) {
+          const fs = Math.max(6.5, Math.min(cell * 0.22, 11));
+          const w = Math.max(cell * 0.5, fs * 0.62 * h.label.length + fs * 0.9);
+          const ht = fs * 1.45;
+          svg("rect", { class: "gw-hint-pill", x: -w / 2, y: -ht / 2, width: w, height: ht, rx: ht / 2 }, el);
+          const text = svg("text", { class: "gw-hint-label", dy: "0.35em", "font-size": fs.toFixed(1) }, el);
+          text.textContent = h.label;
+        } else {
+          svg("circle", { class: "gw-hint-pill", r: (Math.max(2, cell * 0.06) + cell * 0.08 * Math.sqrt(h.share / maxShare)).toFixed(2) }, el);
         }
+        const slot = host.svg.querySelector(`[data-edge="${cssEscape(move)}"]`);
+        if (slot) {
+          slot.setAttribute("data-hint", h.label);
+          this.tagged.push(slot);
+        }
+        continue;
       }
       listed.push([move, h]);
     }

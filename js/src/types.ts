@@ -18,7 +18,7 @@ export interface Contract {
   editor: boolean;
 }
 
-/** Where a legal move is, for the generic view (`state.targets`; games without a layer). */
+/** Where a legal move is (`state.targets`, every game): hints, legal marks and the generic layer find moves by it. */
 export interface Target {
   /** Its notation: what a click sends. */
   move: string;
@@ -93,9 +93,13 @@ export interface GameState {
   contract: Contract;
   /** What the game's own layer needs (`Game.frontend_state()`). */
   extra: Record<string, unknown>;
-  /** Games without a layer of their own: the picture, and each legal move's target. */
+  /** Games without a layer of their own: the picture. */
   scene?: Scene;
-  targets?: Target[];
+  /** Every game: where each legal move is (in the order of `legal`). */
+  targets: Target[];
+  /** Every game: the cells and edges the picture outlines as the last move ([row, col]). */
+  last_cells: Array<[number, number]>;
+  last_edges: Array<[[number, number], [number, number]]>;
   /** Per player: "" for a person, else the name of the agent on that seat. */
   seats: string[];
   /** The player to act is an agent seat and the game is not over. */

@@ -443,3 +443,25 @@ def test_dark_and_light_tints_differ_and_read(page, server, theme):
     light_text = (r + g + b) / 3 > 128
     assert light_text == (theme == "dark")
     widget.close()
+
+
+def test_a_game_of_ones_own_with_edges_gets_hints_on_its_edges(page, server):
+    # issue 27: hints find a move's place from its target, never its notation:
+    # the Dots and Boxes of docs/adding-a-game.md (edges named like "B2N") gets
+    # its hints on the edges, and a border edge too
+    sys.path.insert(0, str(HERE.parent))
+    from docgames import load
+
+    game = load()["DotsAndBoxes"](rows=2, cols=2)
+    widget, bridge = open_game(page, server, game)
+    kind = widget.state["contract"]["hint_kinds"][0]
+    widget.hints = kind
+    widget.wait_hints(WAIT)
+    inner, border = [t for t in widget.state["targets"] if t["kind"] == "edge"][:2]
+    widget.hint_data = hand_made(game.version, {inner["move"]: h("win", 1.0, best=True),
+                                                border["move"]: h("loss", -1.0)}, kind=kind)
+    bridge.push()
+    assert drawn(page) == {inner["move"]: "win", border["move"]: "loss"}
+    assert page.locator(".gw-hint-edge").count() == 2  # drawn on the lines, not listed
+    expect(page.locator(f'[data-edge="{inner["move"]}"]')).to_have_attribute("data-hint", "win")
+    widget.close()

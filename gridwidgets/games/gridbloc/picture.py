@@ -22,6 +22,7 @@ class GridBlocPicture:
         the last wall or step marked (GB-1, GB-2); the round in the notes,
         the players panel (role, points this round and in all, GB-5, GB-7)
         and a legend of the walls, the start, the runner and the last move."""
+        from ...core.moves import CellMove
         from ...core.scene import Edge, LegendItem, Piece, Region, default_scene, players_panel
 
         g: Any = self
@@ -48,6 +49,11 @@ class GridBlocPicture:
             LegendItem("token", g.runner_player, "runner"),
             LegendItem("shade", -1, "scored this round"),
         ]
+        # a step outlines the runner's tile: once its round is over (the runner
+        # back at the start of the next, GB-7) the old tile is no last move
+        last = tuple(c for c in base.last if (g.runner is not None and tuple(c) == tuple(g.runner))
+                     or not isinstance(g.history[-1] if g.history else None, CellMove))
+        base = replace(base, last=last)
         if base.last or base.last_edges:
             legend.append(LegendItem("last", -1, "last move"))
         return replace(

@@ -535,7 +535,10 @@ function drawTints(view: View, s: GameState, e: GbExtra): void {
 
 function drawWalls(view: View, s: GameState, e: GbExtra): void {
   const board = view.board;
-  const lastWall = s.last_move && s.last_move.includes("|") ? s.last_move.toUpperCase() : "";
+  // the wall the picture outlines as the last move (Python's scene), by its two tiles
+  const le = s.last_edges[0];
+  const lastWall = le ? view.edges.find((x) => (x.a === le[0][0] * s.cols + le[0][1] && x.b === le[1][0] * s.cols + le[1][1])
+    || (x.b === le[0][0] * s.cols + le[0][1] && x.a === le[1][0] * s.cols + le[1][1]))?.name ?? "" : "";
   const key = `${[...e.original].join(",")}|${e.placed.join(",")}|${e.blocker}|${lastWall}|${[...e.holes].join(",")}`;
   if (key === view.wallsKey) return;
   view.wallsKey = key;
@@ -836,17 +839,6 @@ export const gridblocLayer: GameLayer = {
   legalCells(s) {
     const e = extraOf(s);
     return e.phase === "play" && e.toAct === "run" ? s.legal : [];
-  },
-
-  lastCells(s, board) {
-    const m = (s.last_move ?? "").toUpperCase();
-    if (!m || m.includes("|") || m === "DONE") return [];
-    const cell = m.startsWith("START") ? m.slice(5).trim() : m;
-    const e = extraOf(s);
-    // a step outlines the runner's tile, not the tile of a round already over
-    if (!m.startsWith("START") && cell !== e.runnerTile) return [];
-    const i = board.index(cell);
-    return i >= 0 ? [i] : [];
   },
 
   build(board) {

@@ -73,8 +73,6 @@ export interface GameLayer {
   drawPiece(g: SVGGElement, s: GameState, i: number, size: number): void;
   /** How a cell's content is named in its aria-label ("X"); "" for an empty cell. */
   describe?(s: GameState, i: number): string;
-  /** The cells to outline as the last move. Default: every cell named in `last_move`. */
-  lastCells?(s: GameState, board: Board): number[];
   /** Called once after the board is built (per board size): add defs and decorations. */
   build?(board: Board): void;
   /** Called after every state change, after the cells are updated. */
@@ -82,8 +80,9 @@ export interface GameLayer {
   /** The board's tooltip (how to play it with the pointer and the keys). */
   hint?: string;
   /**
-   * The cells to mark while `show_legal` is on. Default: `state.legal` itself
-   * (moves that are cells); a game whose moves name several cells maps them.
+   * The cells to mark while `show_legal` is on. Default: the cells of the legal
+   * moves' targets (`state.targets` of kind "cell"); a game whose moves name
+   * several cells maps them.
    */
   legalCells?(s: GameState): string[];
   /**
