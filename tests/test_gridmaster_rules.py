@@ -319,9 +319,14 @@ def test_gm10_static_display_numbers_colours_and_muted_inactive_tiles():
     from gridwidgets.core.palette import colour
 
     assert colour("orange") in svg and colour("magenta") in svg  # orange and magenta, active
-    assert svg.count("<circle") == 0
+    # legal dots are in the label colour; each tile also carries its owner's
+    # mark (a disc for player 0, in the ink colour: WCAG 1.4.1)
+    from gridwidgets.core.palette import role
+
+    dots = re.compile(rf'<circle[^>]*fill="{role("label")}"')
+    assert len(dots.findall(svg)) == 0 and len(re.findall(rf'<circle[^>]*fill="{role("ink")}"', svg)) >= 1
     marked = g.to_svg(show_legal=True)
-    assert marked.count("<circle") == len(g.legal_moves()) == 2  # E3, G4
+    assert len(dots.findall(marked)) == len(g.legal_moves()) == 2  # E3, G4
     text = str(g)
     assert text.splitlines()[0].split() == list("ABCDEFGH")
     assert "o1" in text and "O2" in text and "M1" in text  # lower case: inactive

@@ -134,7 +134,7 @@ def owner_mark(player: int, cx: float, cy: float, rad: float, fill: str) -> str:
     """A small shape that tells a tile's owner without its colour (WCAG 1.4.1):
     a disc for player 0, a square for 1, a triangle for 2, a diamond for 3;
     ``""`` for other players. Centred on ``(cx, cy)``, ``rad`` its half size.
-    The page draws the same marks (``js/src/games/gridmaster4.ts``)."""
+    The page draws the same marks (its tile layer)."""
     if player == 0:
         return f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{rad:.1f}" fill="{fill}"/>'
     if player == 1:
@@ -144,8 +144,8 @@ def owner_mark(player: int, cx: float, cy: float, rad: float, fill: str) -> str:
         return (f'<polygon points="{cx:.1f},{cy - rad:.1f} {cx + rad:.1f},{cy + rad * 0.8:.1f} '
                 f'{cx - rad:.1f},{cy + rad * 0.8:.1f}" fill="{fill}"/>')
     if player == 3:
-        return (f'<polygon points="{cx:.1f},{cy - rad:.1f} {cx + rad:.1f},{cy:.1f} {cx:.1f},{cy + rad:.1f} '
-                f'{cx - rad:.1f},{cy:.1f}" fill="{fill}"/>')
+        return (f'<polygon points="{cx:.1f},{cy - rad:.1f} {cx + rad:.1f},{cy:.1f} '
+                f'{cx:.1f},{cy + rad:.1f} {cx - rad:.1f},{cy:.1f}" fill="{fill}"/>')
     return ""
 
 
