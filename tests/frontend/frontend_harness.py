@@ -193,16 +193,22 @@ def open_widget(page: Any, server: Server, widget: Any, theme: str | None = None
     return bridge
 
 
-#: a page function: the WCAG contrast ratio of two computed CSS colours
-#: (``rgb()``/``rgba()`` or ``color(srgb ...)``), ``page.evaluate(CONTRAST, [a, b])``
+#: a page function: the WCAG contrast ratio of a colour over a background (any
+#: CSS colour the page computes: rgb(), color(srgb ...), oklab() mid-transition;
+#: each resolved by painting it on a canvas, the first over the second),
+#: ``page.evaluate(CONTRAST, [colour, background])``
 CONTRAST = """([a, b]) => {
-    const rgb = (css) => {
-        const m = css.match(/color\\(srgb ([\\d.e-]+) ([\\d.e-]+) ([\\d.e-]+)/);
-        if (m) return [m[1], m[2], m[3]].map(Number);
-        return css.match(/[\\d.]+/g).slice(0, 3).map((v) => Number(v) / 255);
+    const canvas = document.createElement('canvas');
+    canvas.width = canvas.height = 1;
+    const x = canvas.getContext('2d', {willReadFrequently: true});
+    const paint = (...layers) => {
+        x.fillStyle = '#ffffff';
+        x.fillRect(0, 0, 1, 1);
+        for (const l of layers) { x.fillStyle = l; x.fillRect(0, 0, 1, 1); }
+        return [...x.getImageData(0, 0, 1, 1).data].slice(0, 3).map((v) => v / 255);
     };
-    const lum = (c) => { const [r, g, bl] = rgb(c).map((v) => v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+    const lum = (c) => { const [r, g, bl] = c.map((v) => v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
                          return 0.2126 * r + 0.7152 * g + 0.0722 * bl; };
-    const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
-    return (x + 0.05) / (y + 0.05);
+    const [p, q] = [lum(paint(b, a)), lum(paint(b))].sort((m, n) => n - m);
+    return (p + 0.05) / (q + 0.05);
 }"""

@@ -398,10 +398,14 @@ def test_legal_move_dots_reach_3_to_1_against_their_cell(page, server):
     game.play("B2")
     widget = game.widget(show_legal=True)
     fh.open_widget(page, server, widget)
-    legal = page.locator(".gw-cell.is-legal").first
+    wait_version(page, 1)
+    # a legal cell of this board, drawn with the legal marks on
+    legal = page.locator('.gw-root[data-version="1"] .gw-show-legal .gw-cell.is-legal').first
     expect(legal.locator(".gw-dot")).to_be_visible()
     ring = legal.locator(".gw-dot").evaluate("e => getComputedStyle(e).stroke")
     bg = legal.locator(".gw-bg").evaluate("e => getComputedStyle(e).fill")
+    # (the cell's fill may be mid-transition, computed as oklab(): the measure reads any form)
+    assert page.evaluate(fh.CONTRAST, ["rgba(0, 0, 0, 0.87)", "oklab(0.938 0.018 0.022)"]) > 10
     ratio = page.evaluate(fh.CONTRAST, [ring, bg])
     assert ratio >= 3, f"the legal-move dot's ring is {ratio:.2f}:1 against its cell ({ring} on {bg})"
     widget.close()
