@@ -94,11 +94,11 @@ def test_gl4_the_end_message_names_both_marks():
 def test_gm10_the_players_panel_shows_score_tiles_left_and_blocked():
     g = advance(gw.GridMaster4(size=8, players=3, tiles=12), 200, seed=5)
     shown = texts(g.to_svg())
-    for head in ("Highest tile", "Tiles left", "Blocked"):
+    for head in ("Highest tile", "Tiles left", "Active", "Owed", "Status"):
         assert head in shown
     for p in range(3):
         assert str(g.tiles_per_player - g.scores[p]) in shown
-    assert shown.count("blocked") == sum(g.blocked)
+    assert shown.count("blocked (GM-6)") == sum(1 for p in range(3) if g.blocked[p] and p not in g.winners)
     # an inactive tile is drawn in a darker shade of its player's colour, with a dashed outline
     svg = g.to_svg()
     off = [p for p in range(3) if any(not on for on in _tiles_of(g, p))]

@@ -416,6 +416,14 @@ def _board(scene: Any, ox: float, oy: float, cell: float) -> list[str]:
     for region in scene.regions:
         if region.style == "group" and region.cells:
             out.append(_group_border(scene, region, ox, oy, cell))
+        elif region.style == "ring":
+            title = f"<title>{escape(region.label)}</title>" if region.label else ""
+            for r, c in region.cells:
+                out.append(
+                    f'<rect x="{ox + c * cell + 0.5:.1f}" y="{oy + r * cell + 0.5:.1f}" width="{cell - 1:.1f}" '
+                    f'height="{cell - 1:.1f}" rx="{cell * 0.24:.1f}" fill="none" stroke="{role("ink")}" '
+                    f'stroke-width="2" stroke-dasharray="3 2">{title}</rect>'
+                )
     for edge in scene.edges:
         x1, y1, x2, y2 = _edge(edge.a, edge.b, ox, oy, cell)
         stroke = role("frame") if edge.player < 0 else _player_colour(scene, edge.player)

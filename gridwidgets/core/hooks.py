@@ -309,6 +309,9 @@ class ViewHooks:
     #: generic view, which draws :meth:`~gridwidgets.core.hooks.PictureHooks.scene` and
     #: handles cell, edge, multi-cell and choice moves
     frontend_layer: ClassVar[str] = ""
+    #: the largest side of the board in the page, CSS px (cells are at most 60 px);
+    #: a board of many cells asks for more room (a 20x20 board: 540)
+    board_px: ClassVar[int] = 480
     #: default values of the widget's options for this game (``{"show_legal": True}``)
     widget_defaults: ClassVar[dict[str, Any]] = {}
     #: extra synced options of this game's widget, ``{name: default}`` (bool, int, float or str)

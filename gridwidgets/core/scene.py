@@ -53,8 +53,10 @@ __all__ = [
 PIECE_KINDS = ("mark", "text", "tile", "token", "star")
 #: how a region is drawn: a light fill in the player's colour, a neutral
 #: shade, a thick outline (a field of the board), the outer border of its
-#: cells in the player's colour (a piece made of several cells, e.g. a placed shape)
-REGION_STYLES = ("tint", "shade", "outline", "group")
+#: cells in the player's colour (a piece made of several cells, e.g. a placed
+#: shape), a ring on each cell (cells the last move changed besides its own,
+#: e.g. tiles it put out of play)
+REGION_STYLES = ("tint", "shade", "outline", "group", "ring")
 #: what a legend entry shows beside its text: a wall, a drawn line, the
 #: last move's outline, a star, a token, a shaded cell, a tinted cell, a tile,
 #: a muted (inactive) tile
@@ -184,6 +186,10 @@ class Scene:
         notes: more lines under the status (``"Round 2 of 2"``).
         panel: the table beside the board (:class:`Panel`), ``None`` for none.
         legend: what the marks mean (:class:`LegendItem`), drawn under the board.
+        next_piece: what a cell move of the player to act puts in its cell
+            (its ``cell`` is not read): the page paints it at once on a click,
+            before Python's answer confirms the move; ``None``: nothing is
+            painted before the answer.
     """
 
     rows: int
@@ -203,6 +209,7 @@ class Scene:
     notes: tuple[str, ...] = ()
     panel: Panel | None = None
     legend: tuple[LegendItem, ...] = ()
+    next_piece: Piece | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The scene as JSON-able values (cells as ``[row, col]`` lists)."""

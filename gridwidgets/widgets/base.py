@@ -270,7 +270,6 @@ class GameWidget(anywidget.AnyWidget):
         future_steps = g.future_steps
         last = steps[-1].decision if steps else None
         legal = g.legal_moves(self._mover())
-        generic = not type(g).frontend_layer
         state: dict[str, Any] = {
             "game": g.game_id,
             "layer": type(g).frontend_layer,
@@ -306,16 +305,15 @@ class GameWidget(anywidget.AnyWidget):
             "contract": self.contract(),
             "extra": g.frontend_state(),
         }
-        # where each legal move is, and what the picture outlines as the last move:
-        # what hints, legal marks and the last-move outline are drawn from, for
-        # every game, never from a move's notation
+        # the picture (what the page draws, for every game), where each legal
+        # move is, and what the picture outlines as the last move: what hints,
+        # legal marks and the last-move outline are drawn from, never from a
+        # move's notation
         scene = g.scene()
         state["targets"] = [_target(m) for m in legal]
         state["last_cells"] = [list(c) for c in scene.last]
         state["last_edges"] = [[list(a), list(b)] for a, b in scene.last_edges]
-        if generic:
-            # a game without a layer of its own: the picture
-            state["scene"] = scene.to_dict()
+        state["scene"] = scene.to_dict()
         return state
 
     def _mover(self) -> int | None:
@@ -341,6 +339,8 @@ class GameWidget(anywidget.AnyWidget):
             "delay_min": int(delay.min),  # type: ignore[attr-defined]
             "delay_max": int(delay.max),  # type: ignore[attr-defined]
             "colours": _colour_names(g),
+            "long_name": g.game_type.long_name,
+            "board_px": int(type(g).board_px),
             "move_kinds": [k.value for k in g.game_type.move_kinds],
             "simultaneous": g.game_type.simultaneous,
             "editor": g.board_spec() is not None,

@@ -156,7 +156,7 @@ export class BoardView implements Board, HintHost {
   build(s: GameState, showLabels: boolean, layer: GameLayer): void {
     const { rows, cols } = s;
     const n = Math.max(rows, cols);
-    const maxPx = layer.boardPx ?? MAX_BOARD_PX;
+    const maxPx = layer.boardPx ?? (s.contract.board_px || MAX_BOARD_PX);
     const rough = Math.floor((maxPx - 2 * PAD - 20) / n);
     const margin = showLabels ? (rough >= 30 ? 22 : 18) : 0;
     const cell = Math.max(MIN_CELL, Math.min(MAX_CELL, Math.floor((maxPx - 2 * PAD - margin) / n)));
@@ -312,7 +312,7 @@ export class BoardView implements Board, HintHost {
     const g = this.pieceEls[i];
     if (!g) return;
     g.replaceChildren();
-    layer.drawPiece(g, predicted, i, this.cell);
+    layer.drawPiece?.(g, predicted, i, this.cell);
     g.classList.add("gw-pending");
     this.pieceKeys[i] = "\u0002pending";
     this.pendingIdx = i;
@@ -350,7 +350,7 @@ export class BoardView implements Board, HintHost {
       const pieceG = this.pieceEls[i]!;
       if (key !== this.pieceKeys[i]) {
         pieceG.replaceChildren();
-        if (!empty || layer.pieceKey) layer.drawPiece(pieceG, s, i, this.cell);
+        if (!empty || layer.pieceKey) layer.drawPiece?.(pieceG, s, i, this.cell);
         this.pieceKeys[i] = key;
       }
 

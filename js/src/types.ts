@@ -16,6 +16,10 @@ export interface Contract {
   simultaneous: boolean;
   /** The game has a board editor (`edit` intents). */
   editor: boolean;
+  /** The game's name for people ("Tic-tac-toe"). */
+  long_name: string;
+  /** The largest side of the board, CSS px (`ViewHooks.board_px`). */
+  board_px: number;
 }
 
 /** Where a legal move is (`state.targets`, every game): hints, legal marks and the generic layer find moves by it. */
@@ -39,12 +43,28 @@ export interface Scene {
   colours: string[];
   holes: Array<[number, number]>;
   regions: Array<{ cells: Array<[number, number]>; player: number; style: string; label: string }>;
-  pieces: Array<{ cell: [number, number]; kind: string; player: number; text: string; active: boolean; label: string }>;
+  pieces: ScenePiece[];
   edges: Array<{ a: [number, number]; b: [number, number]; player: number; style: string }>;
   last: Array<[number, number]>;
   last_edges: Array<[[number, number], [number, number]]>;
   legal: Array<[number, number]>;
   forbidden: Array<[number, number]>;
+  status: string;
+  /** More lines beside the board ("Round 2 of 2 (GB-7)"). */
+  notes: string[];
+  /** The players' table (`Scene.panel`), null for none. */
+  panel: ScenePanel | null;
+  legend: Array<{ kind: string; player: number; text: string }>;
+  /** What a cell move of the player to act puts down (its cell is not read): painted at once on a click. */
+  next_piece: ScenePiece | null;
+}
+
+export type ScenePiece = { cell: [number, number]; kind: string; player: number; text: string; active: boolean; label: string };
+
+/** The players' table of a scene: headings, then a row per player ("turn" or "winner" marked). */
+export interface ScenePanel {
+  columns: string[];
+  rows: Array<{ player: number; values: string[]; mark: string }>;
 }
 
 /** The `state` trait: the whole public state of a game, replaced as one value. */
@@ -93,7 +113,7 @@ export interface GameState {
   contract: Contract;
   /** What the game's own layer needs (`Game.frontend_state()`). */
   extra: Record<string, unknown>;
-  /** Games without a layer of their own: the picture. */
+  /** The picture (`Game.scene()`): what the generic layer draws, for every game. */
   scene?: Scene;
   /** Every game: where each legal move is (in the order of `legal`). */
   targets: Target[];

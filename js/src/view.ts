@@ -10,6 +10,7 @@ import type { AnyModel } from "@anywidget/types";
 import { AgentControls } from "./agents";
 import { BoardView } from "./board";
 import { html, setAttr, uid } from "./dom";
+import { withGeneric } from "./generic";
 import { layerFor, type GameLayer } from "./games/layer";
 import { HintsView } from "./hints";
 import { HistoryView } from "./history";
@@ -73,6 +74,8 @@ function normalise(raw: GameState): GameState {
       move_kinds: Array.isArray(contract?.move_kinds) ? contract!.move_kinds : ["cell"],
       simultaneous: contract?.simultaneous === true,
       editor: contract?.editor === true,
+      long_name: typeof contract?.long_name === "string" ? contract.long_name : raw.game ?? "",
+      board_px: Number.isFinite(contract?.board_px) && contract!.board_px > 0 ? contract!.board_px : 480,
     },
     extra: raw.extra && typeof raw.extra === "object" ? raw.extra : {},
     seats: Array.isArray(raw.seats) ? raw.seats.map((x) => (typeof x === "string" ? x : "")) : [],
@@ -88,7 +91,8 @@ export class GridView {
   readonly uid = uid("gw");
   private readonly model: AnyModel<WidgetTraits>;
   private state: GameState | null = null;
-  private layer: GameLayer = layerFor("");
+  private layer: GameLayer = withGeneric(layerFor(""));
+  private layerName = "\u0000";
   private buildKey = "";
   private coloursKey = "";
   readonly board: BoardView;
@@ -129,7 +133,8 @@ export class GridView {
       setTrait: (name, value) => this.setTrait(name, value),
       send: (intent) => this.send(intent),
       current: () => this.state,
-      layerShowsSeats: () => this.layer.showsSeats === true,
+      // the players' table beside the board (scene.panel) shows the agents' seats
+      layerShowsSeats: () => this.layer.showsSeats === true || !!this.state?.scene?.panel,
     }, this.root);
     this.history = new HistoryView(side.el, (intent) => this.send(intent));
     el.appendChild(this.root);
@@ -353,13 +358,13 @@ export class GridView {
       s.message_kind = said.kind;
     }
     const showLabels = this.model.get("show_labels") !== false;
-    const key = [s.layer, s.game, s.rows, s.cols, showLabels, s.col_labels.join(","), s.row_labels.join(",")].join("|");
+    const key = [s.layer, s.game, s.rows, s.cols, showLabels, s.contract.board_px, s.col_labels.join(","), s.row_labels.join(",")].join("|");
     this.state = s;
     this.setColours(s);
     if (key !== this.buildKey) {
-      const layer = layerFor(s.layer);
-      if (layer !== this.layer || this.buildKey === "") {
-        this.layer = layer;
+      if (s.layer !== this.layerName || this.buildKey === "") {
+        this.layerName = s.layer;
+        this.layer = withGeneric(layerFor(s.layer));
         this.listenLayerTraits();
       }
       this.board.build(s, showLabels, this.layer);

@@ -48,7 +48,7 @@ def wait_version(page, version):
 
 
 def row(page, player):
-    return page.locator(f'.gm4-row[data-player="{player}"]')
+    return page.locator(f'.gw-prow[data-player="{player}"]')
 
 
 def col(page, player, name):
@@ -131,7 +131,29 @@ def gm4_state(
             for k, p in enumerate(names)
         ]
     empty = [f"{cols[i % size]}{rows_[i // size]}" for i in range(n) if not cells[i]]
+    # the picture, as a scene of the protocol (gridwidgets/core/scene.py): what the page draws
+    from gridwidgets.core.scene import Panel, PanelRow, Piece, Region, Scene
+
+    def at(name):
+        return (int(name[1:]) - 1, cols.index(name[0]))
+
+    pieces = [Piece(at(name), "tile", owner, str(number), active,
+                    f"{names[owner]} {number}, {'active' if active else 'inactive'}")
+              for name, (owner, number, active) in tiles.items()]
+    rows_panel = []
+    for k, p in enumerate(players):
+        mark = ("winner" if k in winners else "") if over else ("turn" if k == current else "")
+        rows_panel.append(PanelRow(k, (p["name"], str(p["score"]), str(p["remaining"]), str(p["active"]),
+                                       str(p["owed"]) if p["owed"] else "\u2013", p["status"]), mark))
+    scene = Scene(
+        rows=size, cols=size, title="GridMaster4", colours=("orange", "magenta", "lime", "aqua")[: len(players)],
+        pieces=pieces,
+        regions=[Region(tuple(at(d) for d in deactivated), -1, "ring")] if deactivated else [],
+        notes=("Free placement (GM-7): any open cell",) if free else (),
+        panel=Panel(("Player", "Highest tile", "Tiles left", "Active", "Owed", "Status"), tuple(rows_panel)),
+    ).to_dict()
     return {
+        "scene": scene,
         "game": "gridmaster4",
         "version": version,
         "rows": size,
@@ -193,10 +215,10 @@ def test_gm4_board_fits_and_names_its_cells(gm4):
     expect(page.locator('[data-role="note"]')).to_be_visible()
     expect(page.locator('[data-role="note"]')).to_contain_text("any open cell")
     # the panel: one row per player, orange to move
-    expect(page.locator(".gm4-row")).to_have_count(4)
-    expect(page.locator(".gm4-row .gm4-name-text")).to_have_text(["orange", "magenta", "lime", "aqua"])
+    expect(page.locator(".gw-prow")).to_have_count(4)
+    expect(page.locator(".gw-prow .gw-pname")).to_have_text([f"Player {p + 1} ({n})" for p, n in enumerate(["orange", "magenta", "lime", "aqua"])])
     expect(row(page, 0)).to_have_attribute("aria-current", "true")
-    expect(col(page, 0, "remaining")).to_have_text("100")
+    expect(col(page, 0, "tiles-left")).to_have_text("100")
     # no agent seats: no agents group
     expect(page.locator('[data-role="agents"]')).to_be_hidden()
 
@@ -213,8 +235,8 @@ def test_gm4_clicks_play_and_the_panel_follows(gm4):
     expect(cell(page, "B19")).to_have_attribute("aria-description", "last move")
     expect(page.locator(".gw-last-rect")).to_have_count(1)
     for p in range(4):
-        expect(col(page, p, "score")).to_have_text("1")
-        expect(col(page, p, "remaining")).to_have_text("99")
+        expect(col(page, p, "highest-tile")).to_have_text("1")
+        expect(col(page, p, "tiles-left")).to_have_text("99")
         expect(col(page, p, "active")).to_have_text("1")
     # a normal move (GM-4): jump cells of K10 only, no longer every open cell
     expect(page.locator('[data-role="note"]')).to_be_hidden()
@@ -227,13 +249,14 @@ def test_gm4_clicks_play_and_the_panel_follows(gm4):
     wait_version(page, 5)
     # GM-5: the tile built on is switched off, and marked as such for a moment
     expect(cell(page, "K13")).to_have_attribute("aria-label", "K13, orange 2, active")
-    expect(cell(page, "K10")).to_have_attribute("aria-label", "K10, orange 1, inactive")
-    expect(page.locator(".gm4-deact")).to_have_count(1)
-    expect(page.locator(".gm4-deact")).to_have_attribute("data-deactivated", "K10")
+    # (GM-5, said to screen readers too)
+    expect(cell(page, "K10")).to_have_attribute("aria-label", "K10, orange 1, inactive, put out of play by the last move")
+    expect(page.locator(".gw-region-ring")).to_have_count(1)
+    expect(page.locator(".gw-region-ring")).to_have_attribute("data-changed", "K10")
     expect(page.locator('[data-cell="K10"]')).to_have_count(1)  # the ring is no cell
-    expect(col(page, 0, "score")).to_have_text("2")
-    expect(col(page, 0, "remaining")).to_have_text("98")
-    assert page.locator(".gm4-piece.gm4-off").count() == 1
+    expect(col(page, 0, "highest-tile")).to_have_text("2")
+    expect(col(page, 0, "tiles-left")).to_have_text("98")
+    assert page.locator(".gw-piece-tile.is-inactive").count() == 1
     # an illegal click is sent and refused by Python, naming the rule
     v = game.version
     cell(page, "A1").click()
@@ -250,10 +273,9 @@ def test_gm4_block_free_placement_and_events(page, server):
     events = page.locator('[data-role="events"] li')
     expect(events).to_have_text(game.events)
     expect(events.first).to_contain_text("GM-6")
-    expect(row(page, 0)).to_have_class(has_class("is-blocked"))
-    expect(row(page, 0).locator(".gm4-status")).to_contain_text("blocked")
+    expect(col(page, 0, "status")).to_have_text("blocked (GM-6)")
     expect(row(page, 1)).to_have_class(has_class("is-current"))
-    expect(row(page, 1)).to_have_class(has_class("is-owed"))
+    expect(col(page, 1, "status")).to_have_text("free placement (GM-7)")
     expect(col(page, 1, "owed")).to_have_text("1")
     expect(page.locator('[data-role="note"]')).to_contain_text("Free placement (GM-7)")
     expect(page.locator(".gw-board")).to_have_class(has_class("gw-legal-open"))
@@ -268,10 +290,11 @@ def test_gm4_end_marks_the_winner(page, server):
         wait_version(page, v)
     assert game.is_over and game.winners == (0,)
     expect(page.locator('[data-role="status"]')).to_have_text(game.status())
-    expect(row(page, 0)).to_have_attribute("data-status", "winner")
+    expect(row(page, 0)).to_have_attribute("data-mark", "winner")
     expect(row(page, 0)).to_have_class(has_class("is-winner"))
-    expect(row(page, 0).locator(".gm4-trophy")).to_be_visible()
-    expect(row(page, 1).locator(".gm4-trophy")).to_be_hidden()
+    expect(col(page, 0, "status")).to_have_text("winner")
+    expect(row(page, 0).locator(".gw-pmark")).to_have_text("\u2605")
+    expect(row(page, 1).locator(".gw-pmark")).to_have_text("")
     assert page.locator(".gw-cell.is-legal").count() == 0
     widget.close()
 
@@ -303,12 +326,13 @@ def test_gm4_hand_made_state_shared_win_and_muted_tiles(page, server):
         status="orange and magenta share the win (GM-8).",
     )
     open_stub(page, server, state)
+    # a hand-made state: the page draws any scene it is sent
     expect(cell(page, "K10")).to_have_attribute("aria-label", "K10, orange 100, active")
     expect(cell(page, "A1")).to_have_attribute("aria-label", "A1, magenta 99, inactive")
     expect(cell(page, "B1")).to_have_attribute("aria-label", "B1, empty")
     # "100" fits inside its tile
     box = page.evaluate("""() => {
-        const g = document.querySelector('.gw-pieces g.gm4-piece:not(.gm4-off)');
+        const g = document.querySelector('.gw-pieces .gw-piece-tile:not(.is-inactive)');
         const t = g.querySelector('text').getBBox(), r = g.querySelector('rect').getBBox();
         return {t: t.width, r: r.width};
     }""")
@@ -317,13 +341,12 @@ def test_gm4_hand_made_state_shared_win_and_muted_tiles(page, server):
     lum = page.evaluate("""() => {
         const l = el => { const m = getComputedStyle(el).fill.match(/[\\d.]+/g).map(Number);
                           return 0.2126 * m[0] + 0.7152 * m[1] + 0.0722 * m[2]; };
-        return [l(document.querySelector('.gm4-piece:not(.gm4-off) rect')), l(document.querySelector('.gm4-off rect'))];
+        return [l(document.querySelector('.gw-piece-tile:not(.is-inactive) rect')), l(document.querySelector('.is-inactive rect'))];
     }""")
     assert lum[1] < lum[0] - 40, lum
     for p in (0, 1):
-        expect(row(page, p)).to_have_attribute("data-status", "shared win")
-        expect(row(page, p).locator(".gm4-status")).to_have_text("shared win")
-    expect(row(page, 2)).to_have_class(has_class("is-blocked"))
+        expect(row(page, p)).to_have_attribute("data-mark", "winner")
+        expect(col(page, p, "status")).to_have_text("shared win")
     expect(col(page, 2, "owed")).to_have_text("2")
     expect(col(page, 3, "owed")).to_have_text("\u2013")
     expect(page.locator('[data-role="note"]')).to_be_hidden()
@@ -473,10 +496,13 @@ def test_clicks_while_an_agent_is_to_move_are_sent(page, server):
 def test_gridlock_agent_seat_and_legal_toggle(page, server):
     game = gw.Gridlock()
     widget, _bridge = open_game(page, server, game, agents={1: gw.agents.RandomAgent(seed=3)})
-    seats = page.locator(".gw-seats li")
-    expect(seats).to_have_count(1)
-    expect(seats).to_contain_text("O")
-    expect(seats).to_contain_text("RandomAgent(seed=3)")
+    # the players' table names the agent on its seat (the agents group's own list is left out)
+    expect(page.locator(".gw-seats")).to_be_hidden()
+    tags = page.locator('.gw-players [data-role="agent"]')
+    expect(tags).to_have_count(1)
+    expect(page.locator('.gw-prow[data-player="1"] [data-role="agent"]')).to_have_attribute(
+        "title", "played by the agent RandomAgent(seed=3)")
+    expect(page.locator('.gw-prow[data-player="1"]')).to_contain_text("Player 2 (O)")
     # the legal toggle: off by default for Gridlock, then a visible dot on each legal cell
     toggle = page.locator('button[data-action="toggle-legal"]')
     expect(toggle).to_have_attribute("aria-pressed", "false")
@@ -590,17 +616,17 @@ def test_gm4_tiles_show_their_owner_without_colour_and_stand_out_3_to_1(page, se
     shapes = {-1: "", 0: "circle", 1: "rect", 2: "polygon", 3: "polygon"}
     # the pieces' groups, one per cell in row-major order: each tile's mark
     drawn = page.evaluate("""() => [...document.querySelector('.gw-pieces').children]
-        .map(g => { const m = g.querySelectorAll('.gm4-mark'); return m.length === 1 ? m[0].tagName : m.length ? '?' : ''; })""")
+        .map(g => { const m = g.querySelectorAll('.gw-owner-mark'); return m.length === 1 ? m[0].tagName : m.length ? '?' : ''; })""")
     expected = [shapes[int(o)] for o in game.board.ravel()]
     assert drawn == expected
-    assert page.locator(".gm4-row .gm4-swatch .gm4-mark").count() == 4
+    assert page.locator(".gw-prow .gw-swatch .gw-owner-mark").count() == 4
     for p in range(4):
         active = sorted(game.active_tiles(p))
         assert active, f"player {p} has no active tile to look at"
         r, c = active[0]
         name = gw.core.cell_name((r, c))
         outline = page.evaluate("(i) => getComputedStyle(document.querySelector('.gw-pieces').children[i]"
-                                ".querySelector('.gm4-tile')).stroke", r * 8 + c)
+                                ".querySelector('.gw-tile')).stroke", r * 8 + c)
         cellbg = page.locator(f'[data-cell="{name}"] .gw-bg').evaluate("e => getComputedStyle(e).fill")
         ratio = page.evaluate(fh.CONTRAST, [outline, cellbg])
         assert ratio >= 3, f"player {p}'s active tile outline is {ratio:.2f}:1 on its cell ({outline} on {cellbg})"

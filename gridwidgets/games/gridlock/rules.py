@@ -88,9 +88,8 @@ class Gridlock(GridlockKnowledge, Game):
     #: the seed's dialogue (GL-6) for ``python -m gridwidgets play gridlock``
     terminal_module = "gridwidgets.games.gridlock.terminal"
     #: the players panel heads the score column with this; the picture is the generic one
+    #: (X and O as marks, GL-2; the forbidden cells, GL-3, come with the generic state)
     score_label = "Marks"
-    #: the front-end layer that draws X and O (GL-2); the forbidden cells (GL-3) come with the generic state
-    frontend_layer = "gridlock"
 
     def __init__(self, rows: int = 4, cols: int = 4) -> None:
         for name, value in (("rows", rows), ("cols", cols)):
@@ -271,6 +270,19 @@ class Gridlock(GridlockKnowledge, Game):
                 f"Player {w + 1} ({self.players[w]}) wins the game!"
             )
         return f"Player {p + 1} ({self.players[p]}), it's your turn."
+
+    def scene(self, *, show_legal: bool = False, show_forbidden: bool = False) -> Any:
+        """The generic picture (X and O as marks, GL-2), with the mover's mark
+        as the piece a click puts down (``next_piece``)."""
+        from dataclasses import replace
+
+        from ...core.scene import Piece, default_scene
+
+        base = default_scene(self, show_legal=show_legal, show_forbidden=show_forbidden)
+        if self.is_over:
+            return base
+        p = self._to_move
+        return replace(base, next_piece=Piece((0, 0), "mark", p, self.players[p]))
 
     # -- what agents and the solver know (hooks of Game) -------------------
     def max_game_length(self) -> int:

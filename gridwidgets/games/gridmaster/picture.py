@@ -19,28 +19,61 @@ class GridMaster4Picture:
 
     def scene(self, *, show_legal: bool = False, show_forbidden: bool = False) -> Any:
         """Tiles in their player's colour with their number, inactive tiles
-        in a muted tint of the same hue with a dashed outline, the last move
-        outlined; the players panel (GM-10: highest tile, tiles left,
-        blocked) and a legend; legal moves as dots on request."""
-        from ...core.scene import LegendItem, Piece, default_scene, players_panel
+        in a muted tint of the same hue with a dashed outline, the tiles the
+        last move put out of play ringed (GM-5), the last move outlined; the
+        players panel (GM-10: highest tile, tiles left, active tiles, free
+        placements owed, GM-7, and each player's status: to move, opening,
+        free placement, waiting, blocked, GM-6, winner, GM-8), a note on an
+        opening or a free placement, and a legend; legal moves as dots on
+        request. The next tile (one more than the mover's highest, GM-2,
+        GM-4) is the piece a click puts down."""
+        from ...core.scene import LegendItem, Piece, Region, default_scene, players_panel
 
         g: Any = self
         base = default_scene(g, show_legal=show_legal)
         pieces = [
             Piece((i // g.size, i % g.size), "tile", q, str(g._tile[i]), i in g._active[q],
-                  f"{g.players[q]} {g._tile[i]}" + ("" if i in g._active[q] else " (inactive)"))
+                  f"{g.players[q]} {g._tile[i]}, " + ("active" if i in g._active[q] else "inactive"))
             for i, q in enumerate(g._owner)
             if q >= 0
         ]
-        values = [
-            (str(g.tiles_per_player - g._score[p]), "blocked" if not g._in_play[p] else "")
-            for p in range(len(g.players))
-        ]
-        panel = players_panel(g, ("Tiles left", "Blocked"), values)
+        kind = g.turn_kind()
+        winners = g.winners
+        values = []
+        for p in range(len(g.players)):
+            if g.is_over and p in winners:
+                status = "winner" if len(winners) == 1 else "shared win"
+            elif not g._in_play[p]:
+                status = "blocked (GM-6)"
+            elif p == g.current_player:
+                status = {"opening": "opening (GM-2)", "free": "free placement (GM-7)"}.get(kind or "", "to move")
+            elif g.is_over:
+                status = ""
+            else:
+                status = "waiting"
+            owed = g._owed[p]
+            values.append((str(g.tiles_per_player - g._score[p]), str(len(g._active[p])),
+                           str(owed) if owed else "\u2013", status))
+        panel = players_panel(g, ("Tiles left", "Active", "Owed", "Status"), values)
         legend = [LegendItem("tile", 0, "active tile"), LegendItem("tile-muted", 0, "inactive tile (GM-5)")]
+        regions = []
+        if g.last_deactivated:
+            regions.append(Region(tuple(g.last_deactivated), -1, "ring", "put out of play by the last move"))
         if base.last:
             legend.append(LegendItem("last", -1, "last move"))
-        return replace(base, pieces=pieces, panel=panel, legend=tuple(legend))
+        notes: tuple[str, ...] = ()
+        next_piece = None
+        p = g.current_player
+        if p is not None and not g.is_over:
+            who = g.players[p]
+            if kind == "opening":
+                notes = (f"Opening (GM-2): {who} places tile 1 on any open cell",)
+            elif kind == "free":
+                notes = (f"Free placement (GM-7): {who} may use any open cell",)
+            tile = g._score[p] + 1
+            next_piece = Piece((0, 0), "tile", p, str(tile), True, f"{who} {tile}, active")
+        return replace(base, pieces=pieces, regions=regions, panel=panel, legend=tuple(legend),
+                       notes=notes, next_piece=next_piece)
 
     # the text board (``str(game)``, the terminal) ------------------------------
     def board_text(self, mark_legal: bool = False) -> str:

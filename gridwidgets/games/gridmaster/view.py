@@ -13,8 +13,9 @@ from ...core.notation import cell_name
 class GridMaster4View:
     """View hooks of GridMaster4: tiles with numbers, active or not, and the players' panel (GM-10)."""
 
-    frontend_layer: ClassVar[str] = "gridmaster4"
     widget_defaults: ClassVar[dict[str, Any]] = {"show_legal": True}
+    #: 20x20 cells of 25 px: the numbers stay readable and the board fits a notebook column
+    board_px: ClassVar[int] = 540
 
     def frontend_state(self) -> dict[str, Any]:
         """``tiles``, ``active``, ``deactivated``, ``free_placement``, ``tiles_per_player``,

@@ -12,7 +12,6 @@
 
 import { html, robotIcon, setAttr, setText, shortAgent, svg } from "../dom";
 import type { GameState } from "../types";
-import { gridlockLayer } from "./gridlock";
 import { playerClass, registerGame, type Board, type GameLayer } from "./layer";
 import "./blockfour.css";
 
@@ -890,10 +889,6 @@ export const blockfourLayer: GameLayer = {
 
   title(s) {
     return `Block Four board, ${s.rows} by ${s.cols}, nine fields`;
-  },
-
-  drawPiece(g, s, i, size) {
-    gridlockLayer.drawPiece(g, s, i, size);
   },
 
   describe(s, i) {

@@ -70,7 +70,7 @@ export interface GameLayer {
    * cell (draw around 0,0). `size` is the cell side. Not called for empty cells
    * unless `pieceKey` says otherwise.
    */
-  drawPiece(g: SVGGElement, s: GameState, i: number, size: number): void;
+  drawPiece?(g: SVGGElement, s: GameState, i: number, size: number): void;
   /** How a cell's content is named in its aria-label ("X"); "" for an empty cell. */
   describe?(s: GameState, i: number): string;
   /** Called once after the board is built (per board size): add defs and decorations. */
