@@ -150,7 +150,7 @@ def test_bf5_bf10_the_picture_shows_hands_and_tables_never_a_hidden_bid():
     assert one.to_svg() == other.to_svg()
     assert one.to_svg() != before  # it does say that a bid is in
     shown = texts(one.to_svg())
-    assert " ".join(hand) + " (bid in)" in shown
+    assert " ".join(hand) in shown and "X has bid" in shown
     assert "Hand" in shown and "Table" in shown and "Fields" in shown
     # after the reveal, the tables and the fields (BF-9) are there
     advance(one, 12, seed=2)
@@ -176,7 +176,8 @@ def test_gb5_gb7_the_picture_shows_the_round_points_and_a_legend_of_walls():
     assert f"Round {g.round} of 2 (GB-7)" in shown
     for item in ("original wall", "wall placed this round", "start", "runner", "last move"):
         assert item in shown
-    assert "Points" in shown and "runner" in shown and "blocker" in shown
+    assert "Points" in shown and "Round 1" in shown and "Round 2" in shown
+    assert any(t.startswith("runs") for t in shown) and any(t.startswith("blocks") for t in shown)
     # placed walls in the blocker's colour, original ones in the frame's
     blocker = colour(g.player_colours[g.blocker_player]) if g.player_colours else None
     if g.placed_walls and blocker:
@@ -195,8 +196,10 @@ def test_to_png_writes_a_png_of_the_picture(tmp_path):
         g.to_png(scale=0)
 
 
-#: the mean difference per channel (0..255) two renderings of one picture may have
-PIXEL_TOLERANCE = 0.8
+#: the share of pixels two renderings of one picture may have far apart (a
+#: channel more than half its range off): anti-aliasing leaves none (measured
+#: 0 to 0.00003), one word of the status missing 0.0034 to 0.0073
+CHANGED_TOLERANCE = 0.001
 
 
 def _pixels(png: bytes, size: tuple[int, int]) -> np.ndarray:
@@ -204,9 +207,9 @@ def _pixels(png: bytes, size: tuple[int, int]) -> np.ndarray:
         return np.asarray(im.convert("RGB").resize(size), dtype=float)
 
 
-def _difference(a: np.ndarray, b: np.ndarray) -> float:
-    """Mean absolute difference per channel, 0..255."""
-    return float(np.abs(a - b).mean())
+def _changed(a: np.ndarray, b: np.ndarray) -> float:
+    """The share of pixels of which a channel differs by more than 128 (of 255)."""
+    return float((np.abs(a - b).max(axis=2) > 128).mean())
 
 
 @pytest.mark.skipif(shutil.which("rsvg-convert") is None, reason="rsvg-convert missing (apt-get install librsvg2-bin)")
@@ -219,11 +222,10 @@ def test_resvg_and_rsvg_convert_draw_the_same_picture(name):
                             capture_output=True, check=True, timeout=60).stdout
     w, h = svg_size(svg)
     size = (int(w), int(h))
-    # measured here: 0.4 to 0.5 (anti-aliasing); one word missing costs 1.1 to 1.9,
-    # text 4 px off its line (dominant-baseline ignored) 3.7 to 6.5
-    assert _difference(_pixels(ours, size), _pixels(theirs, size)) < PIXEL_TOLERANCE
+    assert _changed(_pixels(ours, size), _pixels(theirs, size)) < CHANGED_TOLERANCE
+    # the measure sees one word missing
     blank = svg.replace(">" + g.status().split()[0], ">", 1)
-    assert _difference(_pixels(ours, size), _pixels(to_png(blank, scale=1), size)) > PIXEL_TOLERANCE
+    assert _changed(_pixels(ours, size), _pixels(to_png(blank, scale=1), size)) > CHANGED_TOLERANCE
 
 
 # -- colours ----------------------------------------------------------------------------

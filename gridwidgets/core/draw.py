@@ -422,7 +422,7 @@ def _board(scene: Any, ox: float, oy: float, cell: float) -> list[str]:
                 out.append(
                     f'<rect x="{ox + c * cell + 0.5:.1f}" y="{oy + r * cell + 0.5:.1f}" width="{cell - 1:.1f}" '
                     f'height="{cell - 1:.1f}" rx="{cell * 0.24:.1f}" fill="none" stroke="{role("ink")}" '
-                    f'stroke-width="2" stroke-dasharray="3 2">{title}</rect>'
+                    f'stroke-width="1.5">{title}</rect>'
                 )
     for edge in scene.edges:
         x1, y1, x2, y2 = _edge(edge.a, edge.b, ox, oy, cell)

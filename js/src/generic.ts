@@ -60,6 +60,8 @@ interface Kept {
   choices: HTMLDivElement | null;
   pickedG: SVGGElement | null;
   side: SidePanel | null;
+  /** The game's layer offers the choice moves itself. */
+  noChoices: boolean;
 }
 
 /** The players' table and the notes beside the board (`scene.panel`, `scene.notes`). */
@@ -80,7 +82,7 @@ function keep(board: Board): Kept {
   if (!k) {
     k = {
       picked: new Set(), choicesKey: "", slotsKey: "", drawKey: "", overKey: "", sideKey: "",
-      slots: null, drawn: null, drawnOver: null, choices: null, pickedG: null, side: null,
+      slots: null, drawn: null, drawnOver: null, choices: null, pickedG: null, side: null, noChoices: false,
     };
     kept.set(board, k);
   }
@@ -169,7 +171,13 @@ function drawScene(board: Board, s: GameState, k: Kept): void {
         x: board.x(c0), y: board.y(r0),
         width: (Math.max(...cs) + 1 - c0) * cell, height: (Math.max(...rs) + 1 - r0) * cell,
       }, g);
-      if (region.label) svg("title", {}, g).textContent = region.label;
+      if (region.label) {
+        svg("title", {}, g).textContent = region.label;
+        // the field's name in its top left corner, readable from the back of a room
+        const fs = Math.max(9, Math.min(11, Math.round(cell * 0.2)));
+        const t = svg("text", { class: "gw-region-label", x: board.x(c0) + 4, y: board.y(r0) + 3 + fs * 0.85, "font-size": fs, "aria-hidden": "true" }, g);
+        t.textContent = region.label;
+      }
     }
   }
   const overKey = scene ? JSON.stringify([s.version, scene.regions.filter((r) => r.style === "group" || r.style === "ring"), scene.edges, scene.last_edges]) : "";
@@ -184,7 +192,7 @@ function drawScene(board: Board, s: GameState, k: Kept): void {
   const cell = board.cell;
   for (const region of scene.regions ?? []) {
     if (region.style === "group" && region.cells.length) {
-      const path = svg("path", { class: `gw-region-group ${playerClass(region.player)}`, d: groupPath(board, region.cells), "stroke-width": Math.max(1.5, cell * 0.08).toFixed(1) }, over);
+      const path = svg("path", { class: `gw-region-group ${playerClass(region.player)}`, d: groupPath(board, region.cells), "stroke-width": Math.max(1.5, cell * 0.06).toFixed(1) }, over);
       if (region.label) path.setAttribute("data-region", region.label);
     } else if (region.style === "ring") {
       for (const [r, c] of region.cells) {
@@ -206,7 +214,7 @@ function drawScene(board: Board, s: GameState, k: Kept): void {
     svg("line", {
       ...line,
       class: `gw-scene-edge gw-edge-${e.style} ${playerClass(e.player)}${last ? " is-last" : ""}`,
-      "data-wall": `${board.notation(e.a[0], e.a[1])}|${board.notation(e.b[0], e.b[1])}`,
+      "data-line": `${board.notation(e.a[0], e.a[1])}|${board.notation(e.b[0], e.b[1])}`,
       "stroke-width": e.style === "wall" ? Math.max(3, Math.round(cell * 0.1)) : Math.max(2, Math.round(cell * 0.06)),
     }, over);
   }
@@ -314,7 +322,14 @@ function drawSlots(board: Board, s: GameState, k: Kept): void {
   k.slots?.remove();
   const g = svg("g", { class: "gw-edge-slots", "data-role": "edge-slots" }, board.over);
   k.slots = g;
-  const pad = Math.max(3, board.cell * 0.14);
+  // a slot's hit area: a long hexagon along the edge, pointed at the corners;
+  // while no cell is a move (a wall to place) it covers the triangles of the
+  // two cells that face the edge, so every slot is a target of 24 px and more
+  // (WCAG 2.5.8) and the slots of a corner never overlap
+  const wide = !targets(s).some((t) => t.kind === "cell" || t.kind === "cells");
+  const half = board.cell * (wide ? 0.48 : 0.2);
+  const tip = board.cell * 0.03;
+  const f = (v: number): string => v.toFixed(1);
   for (const t of edges) {
     const line = edgeLine(board, t.edge![0], t.edge![1]);
     if (!line) continue;
@@ -324,16 +339,13 @@ function drawSlots(board: Board, s: GameState, k: Kept): void {
       "data-edge": t.move,
       role: "button",
       tabindex: 0,
-      "aria-label": `draw ${t.move}`,
+      "aria-label": `place ${t.move}`,
     }, g);
-    svg("rect", {
-      class: "gw-edge-hit",
-      x: horizontal ? line.x1 + pad : line.x1 - pad,
-      y: horizontal ? line.y1 - pad : line.y1 + pad,
-      width: horizontal ? board.cell - 2 * pad : 2 * pad,
-      height: horizontal ? 2 * pad : board.cell - 2 * pad,
-      rx: pad,
-    }, slot);
+    const { x1, y1, x2, y2 } = line;
+    const pts: Array<[number, number]> = horizontal
+      ? [[x1 + tip, y1], [x1 + half, y1 - half], [x2 - half, y1 - half], [x2 - tip, y1], [x2 - half, y1 + half], [x1 + half, y1 + half]]
+      : [[x1, y1 + tip], [x1 + half, y1 + half], [x1 + half, y2 - half], [x1, y2 - tip], [x1 - half, y2 - half], [x1 - half, y1 + half]];
+    svg("polygon", { class: "gw-edge-hit", points: pts.map(([x, y]) => `${f(x)},${f(y)}`).join(" ") }, slot);
     svg("line", { class: "gw-edge-preview", ...line }, slot);
     const fire = (ev: Event): void => {
       ev.stopPropagation();
@@ -483,7 +495,7 @@ function describeCell(s: GameState, i: number): string {
     parts.push(who && !what.startsWith(who) && who !== what ? `${who} ${what}` : what);
   }
   for (const region of scene.regions ?? []) {
-    if ((region.style === "shade" || region.style === "ring") && region.label && at(region.cells)) parts.push(region.label);
+    if (region.style !== "outline" && region.style !== "group" && region.label && at(region.cells)) parts.push(region.label);
   }
   // the edges around the cell (walls, lines), for screen readers
   const sides = new Map<string, string[]>();
@@ -551,7 +563,7 @@ export const genericLayer: GameLayer = {
     drawScene(board, s, k);
     drawSide(board, s, k);
     drawSlots(board, s, k);
-    drawChoices(board, s, k);
+    if (!k.noChoices) drawChoices(board, s, k);
     // a new position clears a pick that no longer leads to a move
     if (k.picked.size && !candidates(s, k.picked).length) k.picked.clear();
     drawPicked(board, s, k);
@@ -564,7 +576,12 @@ export const genericLayer: GameLayer = {
     const c = i % s.cols;
     if (!k.picked.size) {
       const single = targets(s).find((t) => t.kind === "cell" && t.cell && t.cell[0] === r && t.cell[1] === c);
-      if (single) return false; // the shared view plays it (and paints the piece at once)
+      // the shared view plays a move named by its cell (and paints the piece at once)
+      if (single && single.move.toUpperCase() === board.notation(r, c).toUpperCase()) return false;
+      if (single) {
+        play(board, s, single.move);
+        return true;
+      }
     }
     const multi = targets(s).some((t) => t.kind === "cells");
     if (!multi) return false; // Python answers the click (e.g. with the rule it breaks)
@@ -624,6 +641,7 @@ export function withGeneric(own: GameLayer): GameLayer {
     predict: own.predict ?? g.predict,
     build: (board) => own.build?.(board),
     update: (board, s) => {
+      keep(board).noChoices = own.ownsChoices === true;
       g.update!(board, s);
       own.update?.(board, s);
     },

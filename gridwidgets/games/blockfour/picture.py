@@ -40,18 +40,29 @@ class BlockFourPicture:
                 if isinstance(m, Placement) and m.cells:
                     regions.append(Region(tuple(m.cells), m.player, "group", f"{m.shape} of {g.players[m.player]}"))
         assert SIZE == 9
+        if g.last_gaps:
+            regions.append(Region(tuple(g.last_gaps), -1, "ring", "gap fill (BF-8)"))
         pending = g.pending_bids
+        over = g.is_over
+        draw = over and len(g.winners) > 1
+        to_place = g.to_place
         values = []
         for p in range(2):
-            hand = " ".join(g.hands[p]) or "none"
-            if g.phase == "bid":
-                hand += " (bid in)" if pending[p] else ""
-            values.append((str(g.spaces()[p]), hand, " ".join(g.tables[p]) or "none"))
+            name = g.players[p]
+            if over:
+                status = "draw" if draw else "winner" if p in g.winners else ""
+            elif g.phase == "bid":
+                status = f"{name} has bid" if pending[p] else "to bid" if g.current_player == p else "to bid next"
+            elif g.phase == "place":
+                status = f"places {to_place[1]}" if to_place and to_place[0] == p else "waiting"
+            else:
+                status = ""
+            values.append((str(g.spaces()[p]), " ".join(g.hands[p]) or "none", " ".join(g.tables[p]) or "none", status))
         legend = [LegendItem("tint", p, f"field held by {g.players[p]}") for p in range(2)]
         if base.last:
             legend.append(LegendItem("last", -1, "last shape"))
         return replace(base, regions=regions,
-                       panel=players_panel(g, ("Spaces", "Hand", "Table"), values), legend=tuple(legend))
+                       panel=players_panel(g, ("Spaces", "Hand", "Table", "Status"), values), legend=tuple(legend))
 
     # the text board (``str(game)``, the terminal) ------------------------------
     def board_text(self) -> str:

@@ -30,6 +30,8 @@ class BlockFourView:
     """View hooks of Block Four: fields, cards, bids and placements (BF-1..BF-12)."""
 
     frontend_layer: ClassVar[str] = "blockfour"
+    #: 9x9 cells of 54 px: room for a field's number above the marks
+    board_px: ClassVar[int] = 520
 
     def frontend_state(self) -> dict[str, Any]:
         """``phase``, ``turn``, ``fields``, ``hands``, ``tables``, ``pending_bids``,

@@ -16,12 +16,14 @@ class GridBlocPicture:
     score_label = "Points"
 
     def scene(self, *, show_legal: bool = False, show_forbidden: bool = False) -> Any:
-        """Tiles (holes left out), the tiles scored this round shaded, the
-        start star, original walls in the frame colour, walls placed this
-        round in the blocker's colour, the runner as a disc in its colour,
-        the last wall or step marked (GB-1, GB-2); the round in the notes,
-        the players panel (role, points this round and in all, GB-5, GB-7)
-        and a legend of the walls, the start, the runner and the last move."""
+        """Tiles (holes left out, their edges closed, GB-1), the tiles scored
+        this round shaded, the start star, original walls in the frame
+        colour, walls placed this round in the blocker's colour, the runner
+        as a token in its colour, the last wall or step marked (GB-1, GB-2);
+        the round (GB-7) or the setup (GB-10) in the notes, the players panel
+        (points in all, each player's role, points per round: a player
+        scores only while running, GB-5, GB-7) and a legend of the walls,
+        the start, the runner and the last move."""
         from ...core.moves import CellMove
         from ...core.scene import Edge, LegendItem, Piece, Region, default_scene, players_panel
 
@@ -35,19 +37,55 @@ class GridBlocPicture:
             pieces.append(Piece(g.runner, "token", g.runner_player, "", label=f"runner ({who})"))
         edges = [Edge(w.a, w.b, -1, "wall") for w in g.original_walls]
         edges += [Edge(w.a, w.b, g.blocker_player, "wall") for w in g.placed_walls]
+        # a hole is a gap: the edges between it and a tile are closed (GB-1)
+        # and the outer border is a wall (GB-2): the edges of the tiles to the rim
+        holes = {tuple(h) for h in g.holes}
+        n = g.size
+        for r in range(n):
+            for c in range(n):
+                if (r, c) in holes:
+                    continue
+                for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                    if not (0 <= rr < n and 0 <= cc < n) or (rr, cc) in holes:
+                        edges.append(Edge((r, c), (rr, cc), -1, "wall"))
         visited = tuple(c for c in g.scored if c != g.start)
-        this_round = g.round_scores[g.round - 1]
+        over = g.phase == "over"
+        draw = over and len(g.winners) > 1
         values = []
         for p in range(len(g.players)):
-            role = "" if g.phase == "over" else "runner" if p == g.runner_player else "blocker"
-            values.append((role, str(this_round[p])))
-        notes = () if g.phase == "over" else (f"Round {g.round} of 2 (GB-7)",)
+            acting = not over and g.phase != "setup" and g.current_player == p
+            if over:
+                role = "draw" if draw else "winner" if p in g.winners else ""
+            elif g.phase == "setup":
+                role = "sets up the board" if p == 0 else "runs first"
+            elif p == g.runner_player:
+                role = "runs (to act)" if acting else "runs"
+            else:
+                role = "blocks (to act)" if acting else "blocks"
+            rounds = []
+            for rnd in (1, 2):
+                runs = 1 if rnd == 1 else 0  # player 2 runs in round one, player 1 in round two (GB-7)
+                if p != runs:
+                    rounds.append("\u2013")
+                elif g.phase == "setup" or (rnd == 2 and g.round < 2):
+                    rounds.append("")
+                else:
+                    rounds.append(str(g.round_scores[rnd - 1][p]))
+            values.append((role, *rounds))
+        if g.phase == "setup":
+            notes: tuple[str, ...] = (f"Setup (GB-10): {g.player_label(0)} places original walls on the edges "
+                                      "and may move the start, then done.",)
+        elif over:
+            notes = ()
+        else:
+            notes = (f"Round {g.round} of 2 (GB-7)",
+                     f"{g.player_label(g.runner_player)} runs, {g.player_label(g.blocker_player)} blocks.")
         legend = [
             LegendItem("wall", -1, "original wall"),
             LegendItem("wall", g.blocker_player, "wall placed this round"),
             LegendItem("star", -1, "start"),
             LegendItem("token", g.runner_player, "runner"),
-            LegendItem("shade", -1, "scored this round"),
+            LegendItem("tint", g.runner_player, "scored this round"),
         ]
         # a step outlines the runner's tile: once its round is over (the runner
         # back at the start of the next, GB-7) the old tile is no last move
@@ -59,11 +97,11 @@ class GridBlocPicture:
         return replace(
             base,
             holes=tuple(g.holes),
-            regions=[Region(visited, -1, "shade")] if visited else [],
+            regions=[Region(visited, g.runner_player, "tint", "scored this round")] if visited else [],
             pieces=pieces,
             edges=edges,
             notes=notes,
-            panel=players_panel(g, ("Role", f"Round {g.round}"), values),
+            panel=players_panel(g, ("Role", "Round 1", "Round 2"), values),
             legend=tuple(legend),
         )
 

@@ -16,6 +16,8 @@ class GridBlocView:
     rounds (GB-1..GB-7); and the board editor (GB-1, GB-10)."""
 
     frontend_layer: ClassVar[str] = "gridbloc"
+    #: room for walls between the tiles
+    board_px: ClassVar[int] = 500
     widget_defaults: ClassVar[dict[str, Any]] = {"show_legal": True}
     #: shade the region the runner can still reach (GB-6)
     widget_options: ClassVar[dict[str, Any]] = {"show_region": False}

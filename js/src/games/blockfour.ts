@@ -1,16 +1,19 @@
-// Block Four (RULES BF-1..BF-13): X and O marks on a 9x9 board of nine 3x3
-// fields, each field tinted by who controls it (BF-9); a player panel with the
-// score (fields controlled), the spaces and the cards in hand and on the table
-// (BF-10); a secret bid of two cards (BF-5, BF-13), the reveal with its match
-// count and the order of placements (BF-6); and the placement of a shape with
-// a preview under the pointer that R rotates and F mirrors (BF-3, BF-7).
+// Block Four (RULES BF-1..BF-13): what the page does for Block Four beyond its
+// picture. The generic layer (../generic.ts) draws the scene: the X and O
+// marks, the nine fields tinted by who controls them (BF-9), every placed
+// shape's outline (BF-3), the gap fills (BF-8) and the players' table (the
+// score, the spaces, the cards in hand and on the table, BF-10). This layer
+// adds the secret bid of two cards picked from the bidder's hand (BF-5,
+// BF-13), the reveal with its match count and the order of placements
+// (BF-6), and the placement of a shape with a preview under the pointer that
+// R rotates and F mirrors (BF-3, BF-7).
 //
 // The rules stay in Python: a preview is "legal" only when its notation is in
 // `state.legal`, and every click sends its intent whatever the preview says.
 // The cards a player picks before locking a bid live only in this page (never
 // in a trait): hot-seat play must not show them to the other player.
 
-import { html, robotIcon, setAttr, setText, shortAgent, svg } from "../dom";
+import { html, setAttr, setText, svg } from "../dom";
 import type { GameState } from "../types";
 import { playerClass, registerGame, type Board, type GameLayer } from "./layer";
 import "./blockfour.css";
@@ -239,24 +242,12 @@ function markIcon(p: number, size = 16): SVGSVGElement {
 
 // ---- the per-view state ---------------------------------------------------------------------
 
-interface PlayerBox {
-  root: HTMLElement;
-  name: HTMLSpanElement;
-  trophy: HTMLSpanElement;
-  status: HTMLSpanElement;
-  agent: HTMLSpanElement;
-  agentKey: string;
-  fields: HTMLSpanElement;
-  spaces: HTMLSpanElement;
-  hand: HTMLDivElement;
-  table: HTMLDivElement;
-  cardsKey: string;
-}
-
 interface View {
   board: Board;
-  players: PlayerBox[];
+  el: HTMLDivElement;
   bidBar: HTMLDivElement;
+  bidHand: HTMLDivElement;
+  bidHandKey: string;
   bidText: HTMLSpanElement;
   bidPick: HTMLSpanElement;
   lock: HTMLButtonElement;
@@ -269,10 +260,6 @@ interface View {
   mirror: HTMLButtonElement;
   reveal: HTMLDivElement;
   revealKey: string;
-  fieldsG: SVGGElement;
-  fieldEls: Array<{ tint: SVGRectElement; count: SVGTextElement; pill: SVGRectElement; key: string }>;
-  marksG: SVGGElement;
-  marksKey: string;
   previewG: SVGGElement;
   /** Page state only, never synced: the cards picked for a bid, and whose / when. */
   picked: string[];
@@ -286,43 +273,19 @@ interface View {
 }
 
 const views = new WeakMap<Board, View>();
-const listeners = new WeakMap<HTMLElement, (ev: MouseEvent) => void>();
 
 function buildView(board: Board): View {
+  // the game's own part of the panel, after the players' table (generic.ts)
   const panel = board.panel;
-  panel.replaceChildren();
-  panel.className = "gw-panel bf-panel";
-
-  const playersEl = html("div", { class: "bf-players", "data-role": "players" }, undefined, panel);
-  const players: PlayerBox[] = [0, 1].map((p) => {
-    const root = html("section", { class: `bf-player ${playerClass(p)}`, "data-player": p, "aria-label": `player ${p}` }, undefined, playersEl);
-    const top = html("div", { class: "bf-top" }, undefined, root);
-    const who = html("div", { class: "bf-who" }, undefined, top);
-    const nameRow = html("div", { class: "bf-name" }, undefined, who);
-    nameRow.appendChild(markIcon(p));
-    const name = html("span", { class: "bf-name-text" }, "", nameRow);
-    const trophy = html("span", { class: "bf-trophy", "aria-hidden": "true", hidden: true }, "\u2605", nameRow);
-    const sub = html("div", { class: "bf-sub" }, undefined, who);
-    const status = html("span", { class: "bf-status", "data-col": "status" }, "", sub);
-    const agent = html("span", { class: "gw-agent-tag", "data-role": "agent", hidden: true }, undefined, sub);
-    const score = html("div", { class: "bf-score" }, undefined, top);
-    const fields = html("span", { class: "bf-fields", "data-col": "fields", title: "fields controlled (BF-9): the score" }, "0", score);
-    html("span", { class: "bf-score-label" }, "fields", score);
-    const spaces = html("span", { class: "bf-spaces", "data-col": "spaces", title: "spaces filled" }, "", score);
-    const cards = html("div", { class: "bf-cards" }, undefined, root);
-    const handBox = html("div", { class: "bf-group bf-group-hand" }, undefined, cards);
-    const hand = html("div", { class: "bf-hand-cards", role: "group", "aria-label": "cards in hand" }, undefined, handBox);
-    html("span", { class: "bf-caption" }, "hand", handBox);
-    const tableBox = html("div", { class: "bf-group bf-group-table" }, undefined, cards);
-    const table = html("div", { class: "bf-table-cards", role: "group", "aria-label": "cards on the table" }, undefined, tableBox);
-    html("span", { class: "bf-caption" }, "table", tableBox);
-    return { root, name, trophy, status, agent, agentKey: "", fields, spaces, hand, table, cardsKey: "" };
-  });
+  panel.querySelector(":scope > .bf-own")?.remove();
+  const own = html("div", { class: "bf-own" }, undefined, panel);
 
   // The bid: two cards picked, then Lock.
-  const bidBar = html("div", { class: "bf-bar bf-bid", "data-role": "bid", hidden: true }, undefined, panel);
+  const bidBar = html("div", { class: "bf-bar bf-bid", "data-role": "bid", hidden: true }, undefined, own);
   const bidLine = html("div", { class: "bf-bar-line" }, undefined, bidBar);
   const bidText = html("span", { class: "bf-bar-text", "data-role": "bid-text", "aria-live": "polite" }, "", bidLine);
+  // the bidder's hand: the cards to pick from (never the other player's, BF-5)
+  const bidHand = html("div", { class: "bf-hand-cards", role: "group", "aria-label": "cards in hand" }, undefined, bidBar);
   const bidRow = html("div", { class: "bf-bar-row" }, undefined, bidBar);
   const bidPick = html("span", { class: "bf-pick", "aria-hidden": "true" }, undefined, bidRow);
   const lock = html("button", {
@@ -333,7 +296,7 @@ function buildView(board: Board): View {
   html("span", { class: "gw-label" }, "Lock bid", lock);
 
   // The placement: the shape to place, its orientation, rotate and mirror.
-  const placeBar = html("div", { class: "bf-bar bf-place", "data-role": "place", hidden: true }, undefined, panel);
+  const placeBar = html("div", { class: "bf-bar bf-place", "data-role": "place", hidden: true }, undefined, own);
   const placeLine = html("div", { class: "bf-bar-line" }, undefined, placeBar);
   const placeText = html("span", { class: "bf-bar-text", "data-role": "place-text" }, "", placeLine);
   const placeRow = html("div", { class: "bf-bar-row" }, undefined, placeBar);
@@ -350,78 +313,33 @@ function buildView(board: Board): View {
   setAttr(mirror, "aria-pressed", "false");
   const placeNote = html("span", { class: "bf-prev-note", "data-role": "preview-note", "aria-live": "polite" }, "", placeBar);
 
-  const reveal = html("div", { class: "bf-reveal", "data-role": "reveal", hidden: true }, undefined, panel);
+  const reveal = html("div", { class: "bf-reveal", "data-role": "reveal", hidden: true }, undefined, own);
 
-  // On the board: field tints and counts under the marks, field borders and
-  // numbers, gap fills, and the placement preview over them.
-  const fieldsG = svg("g", { class: "bf-fields-g", "aria-hidden": "true" }, board.under);
-  const marksG = svg("g", { class: "bf-marks-g", "aria-hidden": "true" }, board.over);
+  // On the board: the placement preview (the scene draws the rest).
   const previewG = svg("g", { class: "bf-preview", "data-role": "preview", "aria-hidden": "true" }, board.over);
 
   const view: View = {
-    board, players, bidBar, bidText, bidPick, lock, placeBar, placeText, placeShape, placeShapeKey: "", placeNote,
-    rotate, mirror, reveal, revealKey: "", fieldsG, fieldEls: [], marksG, marksKey: "", previewG,
+    board, el: own, bidBar, bidHand, bidHandKey: "", bidText, bidPick, lock, placeBar, placeText, placeShape, placeShapeKey: "", placeNote,
+    rotate, mirror, reveal, revealKey: "", previewG,
     picked: [], pickKey: "", turn: 0, mirrored: false, shapeKey: "", hover: -1,
   };
-  buildFields(view, board);
   views.set(board, view);
 
-  // one listener per panel, also when the board is built again (a new size, labels)
-  const old = listeners.get(panel);
-  if (old) panel.removeEventListener("click", old);
-  const onClick = (ev: MouseEvent): void => {
+  own.addEventListener("click", (ev) => {
     const t = ev.target as Element | null;
     const cardEl = t?.closest?.("button[data-card]");
-    if (cardEl && panel.contains(cardEl)) {
+    if (cardEl && own.contains(cardEl)) {
       pick(view, cardEl.getAttribute("data-card") ?? "", Number(cardEl.getAttribute("data-player")));
       return;
     }
     const btn = t?.closest?.("button[data-action]");
-    if (!btn || !panel.contains(btn)) return;
+    if (!btn || !own.contains(btn)) return;
     const action = btn.getAttribute("data-action");
     if (action === "lock") lockBid(view);
     else if (action === "rotate") turnShape(view, "rotate");
     else if (action === "mirror") turnShape(view, "mirror");
-  };
-  panel.addEventListener("click", onClick);
-  listeners.set(panel, onClick);
+  });
   return view;
-}
-
-/** The nine fields: a tint (BF-9), thicker borders, a number and the marks per player. */
-function buildFields(view: View, board: Board): void {
-  const { rows, cols, cell } = board;
-  const g = view.fieldsG;
-  g.replaceChildren();
-  view.fieldEls = [];
-  const fr = Math.ceil(rows / 3);
-  const fc = Math.ceil(cols / 3);
-  const numFs = Math.max(10, Math.min(14, Math.round(cell * 0.24)));  // readable from the back of a room
-  const tints = svg("g", { class: "bf-tints" }, g);
-  const texts = svg("g", { class: "bf-field-texts" }, g);
-  for (let f = 0; f < fr * fc; f++) {
-    const r0 = Math.floor(f / fc) * 3;
-    const c0 = (f % fc) * 3;
-    const h = Math.min(3, rows - r0);
-    const w = Math.min(3, cols - c0);
-    const x = board.x(c0);
-    const y = board.y(r0);
-    const tint = svg("rect", { class: "bf-tint", x, y, width: w * cell, height: h * cell, "data-field": f + 1 }, tints);
-    const base = y + 1.5 + numFs * 0.9;
-    const no = svg("text", { class: "bf-field-no", x: x + 5, y: base, "font-size": numFs }, texts);
-    no.textContent = String(f + 1);
-    // the marks per player, on a small pill in the field's top right corner
-    const pill = svg("rect", { class: "bf-count-pill", x: x + w * cell - 6, y: y + 1.5, width: 0, height: numFs + 2.5, rx: (numFs + 2.5) / 2 }, texts);
-    const count = svg("text", { class: "bf-field-count", x: x + w * cell - 6, y: base, "font-size": numFs, "data-field": f + 1 }, texts);
-    view.fieldEls.push({ tint, count, pill, key: "" });
-  }
-  // Field borders: thicker lines between the fields and around the board.
-  const lines = svg("g", { class: "bf-borders" }, g);
-  let d = "";
-  for (let c = 3; c < cols; c += 3) d += `M${board.x(c)} ${board.y(0)}V${board.y(rows)}`;
-  for (let r = 3; r < rows; r += 3) d += `M${board.x(0)} ${board.y(r)}H${board.x(cols)}`;
-  if (d) svg("path", { d, class: "bf-border" }, lines);
-  svg("rect", { class: "bf-outline", x: board.x(0), y: board.y(0), width: cols * cell, height: rows * cell, rx: 3 }, lines);
 }
 
 // ---- the bid ---------------------------------------------------------------------------------
@@ -452,7 +370,6 @@ function pick(view: View, shape: string, player: number): void {
     if (view.picked.length > 2) view.picked.shift();
   }
   drawBid(view, s, e);
-  drawPlayers(view, s, e);
 }
 
 function lockBid(view: View): void {
@@ -468,7 +385,6 @@ function lockBid(view: View): void {
   // The picked cards leave the page at once: the next player at this screen must not see them.
   view.picked = [];
   drawBid(view, s, e);
-  drawPlayers(view, s, e);
   if (focused && !(root?.contains(document.activeElement) && document.activeElement !== view.lock)) {
     (view.board.svg.closest(".gw-board") as HTMLElement | null)?.focus();
   }
@@ -510,6 +426,19 @@ function drawBid(view: View, s: GameState, e: BfExtra): void {
   }
   view.bidPick.hidden = who === null;
   view.lock.hidden = who === null;
+  // the bidder's hand, the cards to pick (BF-12); the picked ones pressed
+  const hand = who !== null ? e.hands[who] ?? [] : [];
+  const handKey = `${who}|${hand.join("")}|${JSON.stringify(e.cardNumbers)}|${Object.keys(e.orientations).length}`;
+  if (handKey !== view.bidHandKey) {
+    view.bidHandKey = handKey;
+    view.bidHand.replaceChildren(...(who === null ? [] : hand.map((k) => card(e, k, who, "hand", true))));
+  }
+  view.bidHand.hidden = who === null;
+  for (const b of Array.from(view.bidHand.children)) {
+    const on = view.picked.includes(b.getAttribute("data-card") ?? "");
+    b.classList.toggle("is-picked", on);
+    setAttr(b, "aria-pressed", String(on));
+  }
   const move = bidNotation(view.picked);
   view.lock.disabled = who === null || view.picked.length !== 2 || !e.legal.has(move);
   view.lock.classList.toggle("is-ready", !view.lock.disabled);
@@ -651,119 +580,6 @@ function turnShape(view: View, how: "rotate" | "mirror"): void {
 
 // ---- the board decorations and the panel ---------------------------------------------------------
 
-function drawFields(view: View, s: GameState, e: BfExtra): void {
-  view.fieldEls.forEach((f, k) => {
-    const field = e.fields[k] ?? { x: 0, o: 0, controller: -1 };
-    const key = `${field.x}|${field.o}|${field.controller}`;
-    if (key === f.key) return;
-    f.key = key;
-    setAttr(f.tint, "class", `bf-tint ${field.controller >= 0 ? `is-controlled ${playerClass(field.controller)}` : ""}`);
-    setAttr(f.tint, "data-controller", String(field.controller));
-    f.count.replaceChildren();
-    if (field.x || field.o) {
-      const parts: Array<[number, number]> = [[0, field.x], [1, field.o]];
-      parts.forEach(([p, n], j) => {
-        if (j > 0) svg("tspan", { class: "bf-count-sep" }, f.count).textContent = " \u00B7 ";
-        const t = svg("tspan", { class: `bf-count ${playerClass(p)}${field.controller === p ? " is-control" : ""}` }, f.count);
-        t.textContent = `${playerName(s, p)} ${n}`;
-      });
-    }
-    // the pill fits the text (measured once the text is in the page)
-    const right = Number(f.count.getAttribute("x"));
-    let width = 0;
-    if (field.x || field.o) {
-      try { width = f.count.getComputedTextLength(); } catch { width = 0; }
-      if (!width) width = (f.count.textContent ?? "").length * 5.2;
-    }
-    setAttr(f.pill, "x", String(right - width - 4));
-    setAttr(f.pill, "width", String(width ? width + 8 : 0));
-    setAttr(f.pill, "class", `bf-count-pill${field.controller >= 0 ? ` is-controlled ${playerClass(field.controller)}` : ""}`);
-    const ctl = field.controller >= 0 ? `, controlled by ${playerName(s, field.controller)}` : "";
-    setAttr(f.count, "aria-label", `field ${k + 1}: ${playerName(s, 0)} ${field.x}, ${playerName(s, 1)} ${field.o}${ctl}`);
-  });
-
-  // The cells the last gap fill took (BF-8).
-  const key = e.gaps.join(",");
-  if (key !== view.marksKey) {
-    view.marksKey = key;
-    view.marksG.replaceChildren();
-    const c = view.board.cell;
-    for (const name of e.gaps) {
-      const i = view.board.index(name);
-      if (i < 0) continue;
-      const r = Math.floor(i / s.cols);
-      const col = i % s.cols;
-      svg("rect", {
-        class: `bf-gap ${playerClass(s.owners[i] ?? -1)}`,
-        "data-gap": name,
-        x: view.board.x(col) + 2.5,
-        y: view.board.y(r) + 2.5,
-        width: c - 5,
-        height: c - 5,
-        rx: Math.max(3, Math.round(c * 0.14)),
-      }, view.marksG);
-    }
-  }
-}
-
-function drawPlayers(view: View, s: GameState, e: BfExtra): void {
-  const who = bidder(s, e);
-  const over = s.is_over;
-  const draw = over && s.winners.length > 1;
-  view.players.forEach((box, p) => {
-    const won = over && s.winners.includes(p) && !draw;
-    const name = playerName(s, p);
-    setText(box.name, name);
-    setAttr(box.root, "aria-label", `player ${name}`);
-    const current = !over && s.current_player === p;
-    box.root.classList.toggle("is-current", current);
-    box.root.classList.toggle("is-winner", won);
-    box.root.classList.toggle("is-draw", draw);
-    box.root.classList.toggle("is-bidding", who === p);
-    setAttr(box.root, "aria-current", current ? "true" : null);
-    box.trophy.hidden = !won;
-    let status = "";
-    if (over) status = draw ? "draw" : won ? "winner" : "";
-    else if (e.phase === "bid") status = e.pending[p] ? `${name} has bid` : current ? "to bid" : "to bid next";
-    else if (e.phase === "place") status = e.toPlace?.player === p ? `places ${e.toPlace.shape}` : "waiting";
-    setText(box.status, status);
-    box.status.classList.toggle("has-bid", !over && e.phase === "bid" && e.pending[p] === true);
-    setAttr(box.root, "data-status", status || null);
-    setText(box.fields, String(e.fieldsControlled[p] ?? 0));
-    const sp = e.spaces[p] ?? 0;
-    setText(box.spaces, `${sp} space${sp === 1 ? "" : "s"}`);
-
-    const seat = s.seats[p] ?? "";
-    box.agent.hidden = !seat;
-    if (seat !== box.agentKey) {
-      box.agentKey = seat;
-      box.agent.replaceChildren(...(seat ? [robotIcon(), document.createTextNode(shortAgent(seat))] : []));
-      setAttr(box.agent, "title", seat ? `played by the agent ${seat}` : null);
-    }
-
-    // The cards: hand (clickable while this player bids), then the table (face up, muted).
-    const hand = e.hands[p] ?? [];
-    const table = e.tables[p] ?? [];
-    const clickable = who === p;
-    const key = `${hand.join("")}|${table.join("")}|${clickable}|${JSON.stringify(e.cardNumbers)}|${Object.keys(e.orientations).length}`;
-    if (key !== box.cardsKey) {
-      box.cardsKey = key;
-      box.hand.replaceChildren(...hand.map((k) => {
-        const b = card(e, k, p, "hand", true) as HTMLButtonElement;
-        b.disabled = !clickable;
-        return b;
-      }));
-      box.table.replaceChildren(...table.map((k) => card(e, k, p, "table", false)));
-    }
-    box.table.parentElement!.hidden = table.length === 0;
-    for (const b of Array.from(box.hand.children)) {
-      const on = clickable && view.picked.includes(b.getAttribute("data-card") ?? "");
-      b.classList.toggle("is-picked", on);
-      setAttr(b, "aria-pressed", clickable ? String(on) : null);
-    }
-  });
-}
-
 function drawReveal(view: View, s: GameState, e: BfExtra): void {
   const r = e.revealed;
   const el = view.reveal;
@@ -807,61 +623,9 @@ function drawReveal(view: View, s: GameState, e: BfExtra): void {
   }
 }
 
-const shapeLayers = new WeakMap<Board, { g: SVGGElement; key: string }>();
-
-/**
- * Every placed tetromino stays visible as a shape (BF-3): the outer border of
- * its four spaces in its player's colour, drawn from the history (a placement
- * is `T:B2,C2,D2,C3`; its player owns those spaces).
- */
-function drawShapes(board: Board, s: GameState): void {
-  let layer = shapeLayers.get(board);
-  if (!layer || !layer.g.isConnected) {
-    layer = { g: svg("g", { class: "bf-shapes", "aria-hidden": "true" }, board.over), key: "" };
-    shapeLayers.set(board, layer);
-  }
-  const key = s.history.join(" ");
-  if (key === layer.key) return;
-  layer.key = key;
-  layer.g.replaceChildren();
-  const cell = board.cell;
-  const inset = Math.max(1.5, cell * 0.08);
-  for (const move of s.history) {
-    const cells = placementCells(move).map((name) => board.index(name)).filter((i) => i >= 0);
-    if (cells.length !== 4) continue;
-    const owner = s.owners[cells[0]!] ?? -1;
-    const set = new Set(cells);
-    const parts: string[] = [];
-    const has = (r: number, c: number): boolean =>
-      r >= 0 && r < s.rows && c >= 0 && c < s.cols && set.has(r * s.cols + c);
-    // each outer edge, inset; its ends pulled in at a convex corner, pushed out at a concave one
-    const end = (along: boolean, diagonal: boolean): number => (!along ? inset : diagonal ? -inset : 0);
-    for (const i of cells) {
-      const r = Math.floor(i / s.cols);
-      const c = i % s.cols;
-      const x = board.x(c);
-      const y = board.y(r);
-      if (!has(r - 1, c)) {
-        parts.push(`M${x + end(has(r, c - 1), has(r - 1, c - 1))},${y + inset}H${x + cell - end(has(r, c + 1), has(r - 1, c + 1))}`);
-      }
-      if (!has(r + 1, c)) {
-        parts.push(`M${x + end(has(r, c - 1), has(r + 1, c - 1))},${y + cell - inset}H${x + cell - end(has(r, c + 1), has(r + 1, c + 1))}`);
-      }
-      if (!has(r, c - 1)) {
-        parts.push(`M${x + inset},${y + end(has(r - 1, c), has(r - 1, c - 1))}V${y + cell - end(has(r + 1, c), has(r + 1, c - 1))}`);
-      }
-      if (!has(r, c + 1)) {
-        parts.push(`M${x + cell - inset},${y + end(has(r - 1, c), has(r - 1, c + 1))}V${y + cell - end(has(r + 1, c), has(r + 1, c + 1))}`);
-      }
-    }
-    svg("path", { class: `bf-shape-outline ${playerClass(owner)}`, d: parts.join(""), "data-shape": move,
-                  "stroke-width": Math.max(1.5, cell * 0.05) }, layer.g);
-  }
-}
-
 function update(board: Board, s: GameState): void {
-  const view = views.get(board) ?? buildView(board);
-  drawShapes(board, s);
+  let view = views.get(board);
+  if (!view || !view.el.isConnected) view = buildView(board);
   const e = extraOf(s);
   // Picked cards belong to one player's bid in one turn; anything else clears them.
   const pickKey = `${e.phase}|${e.turn}|${s.current_player}|${bidder(s, e)}|${s.history.length}`;
@@ -872,8 +636,6 @@ function update(board: Board, s: GameState): void {
   const hand = bidder(s, e) !== null ? e.hands[bidder(s, e)!] ?? [] : [];
   view.picked = view.picked.filter((k) => hand.includes(k));
   board.panel.closest(".gw-root")?.classList.toggle("bf-placing", placer(s, e) !== null);
-  drawFields(view, s, e);
-  drawPlayers(view, s, e);
   drawBid(view, s, e);
   drawPlace(view, s, e);
   drawReveal(view, s, e);
@@ -882,20 +644,12 @@ function update(board: Board, s: GameState): void {
 // ---- the layer ------------------------------------------------------------------------------------
 
 export const blockfourLayer: GameLayer = {
-  showsSeats: true,
-  // 9x9 cells of 54 px: room for a field's number and counts above the marks
-  boardPx: 520,
+  // the bids are picked from the hand, never offered as buttons
+  ownsChoices: true,
   hint: "Bid: pick two cards, then Lock. Place: point at the board, R rotates, F mirrors, click or Enter places. Arrows move the focus, U undo",
 
   title(s) {
     return `Block Four board, ${s.rows} by ${s.cols}, nine fields`;
-  },
-
-  describe(s, i) {
-    const text = s.cells[i] ?? "";
-    if (!text) return "";
-    const name = `${s.col_labels[i % s.cols]}${s.row_labels[Math.floor(i / s.cols)]}`;
-    return extraOf(s).gaps.includes(name) ? `${text}, gap fill` : text;
   },
 
   legalCells(s) {

@@ -56,6 +56,11 @@ export interface GameLayer {
    */
   showsSeats?: boolean;
   /**
+   * The layer offers the moves that are not on the board itself (Block Four's
+   * bid picker), so the generic layer draws no buttons for them.
+   */
+  ownsChoices?: boolean;
+  /**
    * Synced traits of this game's widget beyond the shared ones (e.g. GridBloc's
    * `show_region`, `editing`, `board_json`): the view redraws when one changes.
    */
