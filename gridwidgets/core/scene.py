@@ -289,7 +289,7 @@ def players_panel(game: Game, columns: Sequence[str] = (), values: Sequence[Sequ
     :meth:`~gridwidgets.core.Game.player_label`), the game's score
     (headed :attr:`~gridwidgets.core.Game.score_label`), then ``columns``
     with ``values[p]`` per player; the player to act marked ``"turn"``, the
-    winners ``"winner"``.
+    winners ``"winner"`` (none in a draw, where every player is among them, C-4).
 
     Raises:
         ValueError: if a row of ``values`` does not have one value per column.
@@ -297,6 +297,8 @@ def players_panel(game: Game, columns: Sequence[str] = (), values: Sequence[Sequ
     scores = game.scores
     acting = set(game.players_to_move) if not game.is_over else set()
     winners = set(game.winners) if game.is_over else set()
+    if len(game.players) > 1 and len(winners) == len(game.players):
+        winners = set()  # a draw (C-4: every player among the winners): nobody is singled out
     rows = []
     for p in range(len(game.players)):
         extra = tuple(values[p]) if values else ()

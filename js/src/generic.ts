@@ -315,12 +315,16 @@ function ownerMark(g: SVGElement, p: number, cx: number, cy: number, r: number):
 
 /** Clickable slots on the legal edges. */
 function drawSlots(board: Board, s: GameState, k: Kept): void {
-  const edges = targets(s).filter((t) => t.kind === "edge" && t.edge);
+  // an agent's move, or the game over: no slot to offer
+  const edges = s.agent_to_move || s.is_over ? [] : targets(s).filter((t) => t.kind === "edge" && t.edge);
   const key = `${s.version}|${edges.map((t) => t.move).join(",")}`;
   if (key === k.slotsKey && k.slots?.isConnected) return;
   k.slotsKey = key;
   k.slots?.remove();
-  const g = svg("g", { class: "gw-edge-slots", "data-role": "edge-slots" }, board.over);
+  // inside the board's grid: a row of cells, each slot a cell that plays its edge
+  const g = svg("g", edges.length
+    ? { class: "gw-edge-slots", "data-role": "edge-slots", role: "row", "aria-label": "edges" }
+    : { class: "gw-edge-slots", "data-role": "edge-slots", "aria-hidden": "true" }, board.over);
   k.slots = g;
   // a slot's hit area: a long hexagon along the edge, pointed at the corners;
   // while no cell is a move (a wall to place) it covers the triangles of the
@@ -337,7 +341,7 @@ function drawSlots(board: Board, s: GameState, k: Kept): void {
     const slot = svg("g", {
       class: `gw-edge-slot ${playerClass(s.current_player ?? -1)}`,
       "data-edge": t.move,
-      role: "button",
+      role: "gridcell",
       tabindex: 0,
       "aria-label": `place ${t.move}`,
     }, g);
@@ -492,7 +496,7 @@ function describeCell(s: GameState, i: number): string {
   for (const p of pieces(s).get(i) ?? []) {
     const who = p.player >= 0 ? s.players[p.player] ?? `player ${p.player}` : "";
     const what = p.label || p.text || p.kind;
-    parts.push(who && !what.startsWith(who) && who !== what ? `${who} ${what}` : what);
+    parts.push(who && !what.includes(who) ? `${who} ${what}` : what);
   }
   for (const region of scene.regions ?? []) {
     if (region.style !== "outline" && region.style !== "group" && region.label && at(region.cells)) parts.push(region.label);
@@ -502,7 +506,8 @@ function describeCell(s: GameState, i: number): string {
   for (const e of scene.edges ?? []) {
     const [a, b] = [e.a, e.b];
     const other = a[0] === r && a[1] === c ? b : b[0] === r && b[1] === c ? a : null;
-    if (!other) continue;
+    // the board's rim goes without saying
+    if (!other || other[0] < 0 || other[1] < 0 || other[0] >= s.rows || other[1] >= s.cols) continue;
     const side = other[0] < r ? "above" : other[0] > r ? "below" : other[1] < c ? "left" : "right";
     const list = sides.get(e.style) ?? [];
     list.push(side);

@@ -33,12 +33,9 @@ def wait_version_past(nb, version: int) -> None:
 
 
 def hand(nb, player: int) -> list[str]:
-    """The cards in ``player``'s hand, as the page shows them (I, L, O, T, Z order)."""
-    return nb.evaluate(
-        "([sel, p]) => Array.from(document.querySelectorAll(sel + ` [data-card][data-player=\"${p}\"][data-where=\"hand\"]`),"
-        " e => e.dataset.card)",
-        [ROOT, player],
-    )
+    """The cards in ``player``'s hand, as the players' table shows them (I, L, O, T, Z order)."""
+    text = nb.page.locator(ROOT).locator(f'.gw-prow[data-player="{player}"] [data-col="hand"]').inner_text()
+    return [] if text.strip() == "none" else text.split()
 
 
 def bid(nb, player: int, cards: str) -> None:

@@ -123,11 +123,11 @@ def test_gridbloc_picked_from_the_menu_agent_runner_person_blocker(classroom):
     assert len(runner) == 1 and runner[0] != "E5", page.cells()
 
     # the person blocks: a click on an open edge builds a wall, and the runner answers
-    slot = page.board().locator("[data-wall]").first
-    wall = slot.get_attribute("data-wall")
+    slot = page.board().locator("[data-edge]").first
+    wall = slot.get_attribute("data-edge")
     slot.click()
     page.wait_version(2, at_least=True)
-    assert page.board().locator(f'[data-placed="{wall}"]').count() == 1
+    assert page.board().locator(f'.gw-scene-edge.gw-p0[data-line="{wall}"]').count() == 1
     page.wait_version(3, at_least=True)
 
 
@@ -147,11 +147,8 @@ def test_block_four_two_people_keep_the_bid_secret(classroom):
     root = page.board()
 
     def hand(p: int) -> list[str]:
-        return page.page.evaluate(
-            "([sel, p]) => Array.from(document.querySelector(sel).querySelectorAll("
-            "`[data-card][data-player=\"${p}\"][data-where=\"hand\"]`), e => e.dataset.card)",
-            [page.BOARD, p],
-        )
+        # the players' table shows every hand (public, BF-10)
+        return root.locator(f'.gw-prow[data-player="{p}"] [data-col="hand"]').inner_text().split()
 
     x_hand = hand(0)
     assert len(x_hand) == 3, x_hand
@@ -164,7 +161,7 @@ def test_block_four_two_people_keep_the_bid_secret(classroom):
     # O's turn to bid at the same screen: X's hand shows as before, nothing tells which two were bid
     assert hand(0) == x_hand
     assert "O to bid" in root.locator('[data-role="bid"]').inner_text()
-    x_status = root.locator('.bf-player[data-player="0"] [data-col="status"]').inner_text()
+    x_status = root.locator('.gw-prow[data-player="0"] [data-col="status"]').inner_text()
     assert re.search(r"has bid", x_status), x_status
     assert root.locator('[data-role="reveal"]').is_hidden()
     picked = page.page.evaluate("(sel) => Array.from(document.querySelector(sel).querySelectorAll("

@@ -35,10 +35,10 @@ def test_gb_step_then_wall_by_clicks_and_the_kernel_agrees(open_notebook):
     wait_version(nb, 1)
     assert root.locator('[data-cell="D4"]').get_attribute("aria-label").startswith("D4, runner")
     # the blocker's turn: the open edges are the slots
-    assert root.locator("[data-wall]").count() > 100
-    root.locator('[data-wall="D4|E4"]').click()
+    assert root.locator("[data-edge]").count() > 100
+    root.locator('[data-edge="D4|E4"]').click()
     wait_version(nb, 2)
-    assert root.locator('[data-placed="D4|E4"]').count() == 1
+    assert root.locator('.gw-scene-edge.gw-p0[data-line="D4|E4"]').count() == 1
 
     out = nb.run_code("print([str(m) for m in g.history], [str(x) for x in g.placed_walls], g.to_act)")
     history, rest = out.strip().split("] ", 1)

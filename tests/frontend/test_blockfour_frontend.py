@@ -47,6 +47,20 @@ def card(page, shape, player):
     return page.locator(f'[data-card="{shape}"][data-player="{player}"]').first
 
 
+def row(page, player):
+    """A player's row of the players' table (drawn from the scene's panel)."""
+    return page.locator(f'table.gw-players[data-role="players"] tr.gw-prow[data-player="{player}"]')
+
+
+def col(page, player, name):
+    return row(page, player).locator(f'td[data-col="{name}"]')
+
+
+def hand_card(page, player):
+    """The hand cards of ``player`` offered as buttons in the bid bar."""
+    return page.locator(f'[data-role="bid"] button[data-card][data-player="{player}"][data-where="hand"]')
+
+
 def wait_version(page, version):
     page.wait_for_selector(f'.gw-root[data-version="{version}"]', state="attached", timeout=5_000)
 
@@ -160,28 +174,50 @@ def test_bf_board_has_nine_fields_and_the_panel(bf):
     expect(root).to_have_attribute("data-game", "blockfour")
     assert page.locator(".gw-board [data-cell]").count() == 81
     expect(page.locator(".gw-board")).to_have_attribute("aria-label", re.compile("Block Four board"))
-    # nine fields, numbered 1..9, with the thicker borders between them
-    assert page.locator(".bf-tint").count() == 9
-    expect(page.locator(".bf-field-no")).to_have_text([str(k) for k in range(1, 10)])
-    assert page.locator(".bf-border").count() == 1
+    # nine fields, numbered 1..9, each outlined as a 3x3 block (the thicker borders between them)
+    fields = page.locator('[data-role="scene"] g.gw-field')
+    expect(fields).to_have_count(9)
+    assert [fields.nth(k).get_attribute("data-region") for k in range(9)] == [f"field {k}" for k in range(1, 10)]
+    expect(fields.locator(".gw-region-label")).to_have_text([f"field {k}" for k in range(1, 10)])
+    outlines = fields.locator("rect.gw-region-outline")
+    expect(outlines).to_have_count(9)
+    a1 = page.locator('[data-cell="A1"]').bounding_box()
+    for k in range(9):
+        box = outlines.nth(k).bounding_box()  # the outline's stroke included
+        assert abs(box["width"] - 3 * a1["width"]) < 4 and abs(box["height"] - 3 * a1["height"]) < 4, box
+        br, bc = divmod(k, 3)
+        corner = page.locator(f'[data-cell="{"ADG"[bc]}{br * 3 + 1}"]').bounding_box()
+        assert abs(box["x"] - corner["x"]) < 4 and abs(box["y"] - corner["y"]) < 4, (k, box, corner)
+    # no field is controlled yet: no tint
+    expect(page.locator('[data-role="scene"] rect.gw-region-tint')).to_have_count(0)
     # the players: X holds I, O, T (L, Z on the table, BF-4), O holds all five
-    expect(page.locator(".bf-player")).to_have_count(2)
-    expect(page.locator(".bf-player .bf-name-text")).to_have_text(["X", "O"])
-    hand0 = page.locator('.bf-player[data-player="0"] [data-where="hand"]')
+    expect(page.locator("table.gw-players tr.gw-prow")).to_have_count(2)
+    expect(page.locator("tr.gw-prow .gw-pname")).to_have_text(["Player 1 (X)", "Player 2 (O)"])
+    expect(col(page, 0, "hand")).to_have_text("I O T")
+    expect(col(page, 0, "table")).to_have_text("L Z")
+    expect(col(page, 1, "hand")).to_have_text("I L O T Z")
+    expect(col(page, 1, "table")).to_have_text("none")
+    expect(row(page, 0)).to_have_class(has_class("is-current"))
+    expect(row(page, 0)).to_have_attribute("data-mark", "turn")
+    # both are still to bid (BF-5); X bids first at this screen
+    expect(row(page, 1)).to_have_attribute("data-mark", "turn")
+    expect(col(page, 0, "status")).to_have_text("to bid")
+    expect(col(page, 1, "status")).to_have_text("to bid next")
+    # the bidder's hand as cards to pick, in card order, each with its number and shape
+    hand0 = hand_card(page, 0)
     expect(hand0).to_have_count(3)
     assert [hand0.nth(k).get_attribute("data-card") for k in range(3)] == ["I", "O", "T"]
-    table0 = page.locator('.bf-player[data-player="0"] [data-where="table"]')
-    expect(table0).to_have_count(2)
-    expect(card(page, "L", 0)).to_have_attribute("data-where", "table")
-    expect(card(page, "L", 0)).to_have_attribute("aria-label", "2 L card, on the table")
+    expect(card(page, "T", 0)).to_have_attribute("aria-label", "4 T card")
     expect(card(page, "T", 0).locator(".bf-num")).to_have_text("4")
     assert card(page, "T", 0).locator(".bf-shape rect").count() == 4
-    expect(page.locator('.bf-player[data-player="1"] [data-where="hand"]')).to_have_count(5)
-    # only the bidding player's hand is clickable; Lock waits for two cards
+    # the table's cards are not to pick: no card for L (X's table) anywhere in the page
+    expect(page.locator('[data-card="L"][data-player="0"]')).to_have_count(0)
+    # only the bidding player's hand is offered; Lock waits for two cards
     expect(card(page, "I", 0)).to_be_enabled()
-    expect(card(page, "I", 1)).to_be_disabled()
+    expect(page.locator('[data-card][data-player="1"]')).to_have_count(0)
     expect(page.locator('[data-action="lock"]')).to_be_disabled()
-    expect(page.locator('.bf-player[data-player="0"] [data-col="fields"]')).to_have_text("0")
+    expect(col(page, 0, "fields")).to_have_text("0")
+    expect(col(page, 0, "spaces")).to_have_text("0")
     expect(page.locator('[data-role="place"]')).to_be_hidden()
     expect(page.locator('[data-role="reveal"]')).to_be_hidden()
     assert widget.state["extra"]["phase"] == "bid"
@@ -200,9 +236,9 @@ def test_bf_picking_cards_is_page_state_and_lock_sends_the_bid(bf):
     card(page, "O", 0).click()  # toggles off
     expect(card(page, "O", 0)).to_have_attribute("aria-pressed", "false")
     card(page, "T", 0).click()
-    # O's cards cannot be picked while X bids
-    card(page, "L", 1).click(force=True)
-    expect(card(page, "L", 1)).not_to_have_attribute("aria-pressed", "true")
+    # O's cards cannot be picked while X bids: none of them is offered
+    expect(page.locator('[data-card][data-player="1"]')).to_have_count(0)
+    expect(hand_card(page, 0)).to_have_count(3)
     # nothing of the picking reached Python
     assert page.evaluate("window.gw.log.length") == 0
     assert widget.state["version"] == 0
@@ -221,14 +257,19 @@ def test_bf_a_locked_bid_leaves_the_page(bf):
     # X's bid is nowhere: no picked card, no "IT" in the page's text or markup
     assert page.locator(".bf-card.is-picked").count() == 0
     assert page.locator('.bf-card[aria-pressed="true"]').count() == 0
-    assert page.locator('.bf-player[data-player="0"] button.bf-card:enabled').count() == 0
+    assert page.locator('button[data-card][data-player="0"]').count() == 0
     text = page.evaluate("document.querySelector('.gw-root').textContent")
     assert not re.search(r"\bIT\b", text), text
     markup = page.evaluate("document.querySelector('.gw-root').outerHTML")
     assert '"IT"' not in markup and ">IT<" not in markup
     # "X has bid", and O is to bid with its own hand
-    expect(page.locator('.bf-player[data-player="0"] [data-col="status"]')).to_have_text("X has bid")
-    expect(page.locator('.bf-player[data-player="1"]')).to_have_class(has_class("is-bidding"))
+    expect(col(page, 0, "status")).to_have_text("X has bid")
+    expect(col(page, 1, "status")).to_have_text("to bid")
+    expect(row(page, 1)).to_have_class(has_class("is-current"))
+    expect(row(page, 0)).not_to_have_class(has_class("is-current"))
+    # X's hand is still public (BF-10): the panel shows it, but not what X bid from it
+    expect(col(page, 0, "hand")).to_have_text("I O T")
+    expect(hand_card(page, 1)).to_have_count(5)
     expect(card(page, "L", 1)).to_be_enabled()
     expect(page.locator('[data-action="lock"]')).to_be_disabled()
     assert widget.state["current_player"] == 1
@@ -253,8 +294,10 @@ def test_bf_reveal_shows_bids_matches_and_order(bf):
     expect(bar).to_contain_text("X places I")
     expect(page.locator('[data-role="bid"]')).to_be_hidden()
     # the played cards are on the tables now (BF-10)
-    expect(card(page, "I", 0)).to_have_attribute("data-where", "table")
-    expect(card(page, "Z", 1)).to_have_attribute("data-where", "table")
+    expect(col(page, 0, "table")).to_have_text("I L T Z")
+    expect(col(page, 0, "hand")).to_have_text("O")
+    expect(col(page, 1, "table")).to_have_text("L Z")
+    expect(col(page, 1, "hand")).to_have_text("I O T")
 
 
 def test_bf_one_match_and_two_matches_texts(page, server):
@@ -303,14 +346,19 @@ def test_bf_preview_follows_the_pointer_and_click_places(bf):
     for name in ("C3", "D3", "E3", "F3"):
         expect(cell(page, name)).to_have_attribute("aria-label", f"{name}, X")
         expect(cell(page, name)).to_have_class(has_class("is-last"))
-    expect(page.locator('.bf-player[data-player="0"] [data-col="spaces"]')).to_have_text("4 spaces")
-    expect(page.locator('.bf-field-count[data-field="1"]')).to_have_text("X 1 · O 0")
+    expect(col(page, 0, "spaces")).to_have_text("4")
+    expect(col(page, 1, "spaces")).to_have_text("0")
+    # field 1 (A1..C3) holds one X and no O: told by its cells, and not controlled (no tint)
+    field1 = [f"{c}{r}" for r in (1, 2, 3) for c in "ABC"]
+    labels = [cell(page, name).get_attribute("aria-label") for name in field1]
+    assert sum(lab.endswith(", X") for lab in labels) == 1 and sum(", O" in lab for lab in labels) == 0, labels
+    expect(page.locator('[data-role="scene"] rect.gw-region-tint')).to_have_count(0)
     order = page.locator('[data-role="order"] li')
     assert [order.nth(k).get_attribute("data-status") for k in range(2)] == ["done", "now"]
     expect(page.locator('[data-role="place"]')).to_contain_text("O places L")
     assert str(game.history[-1]) == "I:C3,D3,E3,F3"
     # the placed tetromino stays visible as a shape: its outline in X's colour (BF-3)
-    outline = page.locator('.bf-shape-outline[data-shape="I:C3,D3,E3,F3"]')
+    outline = page.locator('[data-role="scene-over"] path.gw-region-group[data-region="I of X"]')
     expect(outline).to_have_count(1)
     expect(outline).to_have_class(has_class("gw-p0"))
     assert outline.get_attribute("d").count("M") == 10  # a 1x4 bar: 4 tops, 4 bottoms, 2 ends
@@ -405,10 +453,12 @@ def test_bf_gap_fill_is_shown(page, server):
     place_via_ui(page, widget, "L:A2,A3,A4,B4")
     e = widget.state["extra"]
     assert e["gaps"] == ["A1"], e
-    gap = page.locator('[data-gap="A1"]')
+    gap = page.locator('[data-role="scene-over"] rect.gw-region-ring')
     expect(gap).to_have_count(1)
-    expect(gap).to_have_class(has_class("gw-p0"))
-    expect(cell(page, "A1")).to_have_attribute("aria-label", "A1, X, gap fill")
+    expect(gap).to_have_attribute("data-changed", "A1")
+    # filled for X (BF-8): the cell is X's, and named a gap fill
+    expect(cell(page, "A1")).to_have_attribute("aria-label", "A1, X, gap fill (BF-8)")
+    expect(col(page, 0, "spaces")).to_have_text(str(e["spaces"][0]))
     expect(page.locator('[data-role="events"]')).to_contain_text("gap fill")
     widget.close()
 
@@ -442,7 +492,8 @@ def test_bf_person_against_random_agent_with_step(page, server):
     widget = game.widget(agents={1: gw.agents.RandomAgent(seed=1)}, playing=False)
     fh.open_widget(page, server, widget)
     expect(page.locator('[data-role="agents"]')).to_be_visible()
-    expect(page.locator('.bf-player[data-player="1"] [data-role="agent"]')).to_contain_text("RandomAgent")
+    expect(col(page, 1, "player").locator('[data-role="agent"]')).to_contain_text("RandomAgent")
+    expect(col(page, 0, "player").locator('[data-role="agent"]')).to_have_count(0)
     step = page.locator('[data-action="step"]')
     expect(step).to_be_disabled()
     for turn in range(3):
@@ -453,7 +504,7 @@ def test_bf_person_against_random_agent_with_step(page, server):
         bid(page, 0, hand[:2])
         assert widget.state["current_player"] == 1 and widget.state["agent_to_move"]
         expect(page.locator('[data-role="agent-to-move"]')).to_be_visible()
-        expect(page.locator('.bf-player[data-player="1"] button.bf-card:enabled')).to_have_count(0)
+        expect(page.locator('button[data-card][data-player="1"]')).to_have_count(0)
         v = version(page)
         step.click()
         wait_version(page, v + 1)
@@ -503,37 +554,81 @@ def test_bf_winner_is_highlighted(page, server):
     (w,) = game.winners
     expect(page.locator('[data-role="status"]')).to_have_class(has_class("is-over"))
     expect(page.locator('[data-role="status"]')).to_contain_text(widget.state["status"])
-    expect(page.locator(f'.bf-player[data-player="{w}"]')).to_have_class(has_class("is-winner"))
-    expect(page.locator(f'.bf-player[data-player="{w}"] [data-col="status"]')).to_have_text("winner")
-    expect(page.locator(f'.bf-player[data-player="{1 - w}"]')).not_to_have_class(has_class("is-winner"))
-    expect(page.locator(f'.bf-player[data-player="{w}"] [data-col="fields"]')).to_have_text(
-        str(widget.state["extra"]["fields_controlled"][w])
+    expect(row(page, w)).to_have_class(has_class("is-winner"))
+    expect(row(page, w)).to_have_attribute("data-mark", "winner")
+    expect(col(page, w, "status")).to_have_text("winner")
+    expect(row(page, 1 - w)).not_to_have_class(has_class("is-winner"))
+    expect(col(page, 1 - w, "status")).to_have_text("")
+    for p in (0, 1):
+        expect(col(page, p, "fields")).to_have_text(str(widget.state["extra"]["fields_controlled"][p]))
+    # controlled fields are tinted in their controller's colour, cell by cell
+    tints = page.evaluate(
+        """() => [...document.querySelectorAll('[data-role="scene"] g.gw-field')].map(g => {
+            const o = g.querySelector('rect.gw-region-outline').getBBox();
+            return [...document.querySelectorAll('[data-role="scene"] rect.gw-region-tint')].filter(t => {
+                const b = t.getBBox(), x = b.x + b.width / 2, y = b.y + b.height / 2;
+                return x > o.x && x < o.x + o.width && y > o.y && y < o.y + o.height;
+            }).map(t => [...t.classList].filter(c => /^gw-p\\d+$/.test(c)).join(" "));
+        })"""
     )
-    # controlled fields are tinted in their controller's colour
-    for k, f in enumerate(widget.state["extra"]["fields"]):
-        tint = page.locator(f'.bf-tint[data-field="{k + 1}"]')
-        expect(tint).to_have_attribute("data-controller", str(f["controller"]))
+    expected = [[f"gw-p{f['controller']}"] * 9 if f["controller"] >= 0 else [] for f in widget.state["extra"]["fields"]]
+    assert tints == expected
+    assert any(expected)  # the game ended with fields held
     expect(page.locator('[data-role="bid"]')).to_be_hidden()
     expect(page.locator('[data-role="place"]')).to_be_hidden()
     assert page.locator("button.bf-card:enabled").count() == 0
     widget.close()
 
 
+#: a random game (finished_game) that ends in a draw: 4 fields each (BF-11)
+DRAW_SEED = 357
+
+
 def test_bf_draw_is_shown_as_such(page, server):
-    game = finished_game()
+    game = finished_game(DRAW_SEED)
+    assert game.is_over and sorted(game.winners) == [0, 1], game.status()
     state = copy.deepcopy(game.widget().state)
-    state.update(winners=[0, 1], status="A draw: 3 fields and 40 spaces each (BF-11).", current_player=None)
     fh.open_widget(page, server, fh.StubWidget(state))
+    expect(page.locator("tr.gw-prow")).to_have_count(2)
     for p in (0, 1):
-        expect(page.locator(f'.bf-player[data-player="{p}"]')).to_have_class(has_class("is-draw"))
-        expect(page.locator(f'.bf-player[data-player="{p}"] [data-col="status"]')).to_have_text("draw")
-    assert page.locator(".bf-player.is-winner").count() == 0
-    expect(page.locator('[data-role="status"]')).to_contain_text("draw")
+        expect(col(page, p, "status")).to_have_text("draw")
+    expect(page.locator('[data-role="status"]')).to_have_class(has_class("is-over"))
+    expect(page.locator('[data-role="status"]')).to_contain_text("draw", ignore_case=True)
+    # a draw is no win: neither row is marked (or named) a winner
+    for p in (0, 1):
+        expect(row(page, p)).not_to_have_class(has_class("is-winner"))
+        expect(row(page, p)).not_to_have_attribute("data-mark", "winner")
+    assert page.locator("tr.gw-prow.is-winner").count() == 0
 
 
 def test_bf_hand_made_state_without_orientations_still_draws(page, server):
-    """A partial state (no orientations, no revealed): nothing throws, cards still draw."""
+    """A partial state (no orientations, no revealed): nothing throws, the
+    scene it holds draws (the marks, the players' cards in the panel) and the
+    preview falls back on the default shapes."""
+    from gridwidgets.core.scene import Panel, PanelRow, Piece, Region, Scene
+
     n = 81
+    cells = [""] * n
+    owners = [-1] * n
+    cells[0], owners[0] = "X", 0  # A1
+    scene = Scene(
+        rows=9,
+        cols=9,
+        title="Block Four: X to place T.",
+        colours=("blue", "red"),
+        pieces=[Piece((0, 0), "mark", 0, "X")],
+        regions=[
+            Region(tuple((br * 3 + i, bc * 3 + j) for i in range(3) for j in range(3)), -1, "outline", f"field {k + 1}")
+            for k, (br, bc) in enumerate(divmod(f, 3) for f in range(9))
+        ],
+        panel=Panel(
+            ("Player", "Fields", "Spaces", "Hand", "Table", "Status"),
+            (
+                PanelRow(0, ("Player 1 (X)", "0", "1", "I", "T", "places T"), "turn"),
+                PanelRow(1, ("Player 2 (O)", "0", "0", "L O", "none", "waiting")),
+            ),
+        ),
+    ).to_dict()
     state = {
         "game": "blockfour",
         "version": 3,
@@ -541,8 +636,9 @@ def test_bf_hand_made_state_without_orientations_still_draws(page, server):
         "cols": 9,
         "players": ["X", "O"],
         "current_player": 0,
-        "cells": [""] * n,
-        "owners": [-1] * n,
+        "scene": scene,
+        "cells": cells,
+        "owners": owners,
         "legal": ["T:B2,C2,D2,C3"],
         "forbidden": [],
         "forbidden_rule": "",
@@ -565,7 +661,14 @@ def test_bf_hand_made_state_without_orientations_still_draws(page, server):
         },
     }
     fh.open_widget(page, server, fh.StubWidget(state))
-    expect(card(page, "T", 0)).to_have_attribute("data-where", "table")
+    expect(page.locator('[data-role="scene"] g.gw-field')).to_have_count(9)
+    expect(cell(page, "A1")).to_have_attribute("aria-label", "A1, X")
+    expect(page.locator(".gw-pieces .gw-mark")).to_have_count(1)
+    expect(col(page, 0, "table")).to_have_text("T")
+    expect(col(page, 0, "hand")).to_have_text("I")
+    expect(col(page, 1, "hand")).to_have_text("L O")
+    expect(row(page, 0)).to_have_class(has_class("is-current"))
+    expect(page.locator('[data-role="place"]')).to_contain_text("X places T")
     cell(page, "B2").hover()
     expect(preview(page)).to_have_attribute("data-move", "T:B2,C2,D2,C3")
     expect(preview(page)).to_have_attribute("data-legal", "true")

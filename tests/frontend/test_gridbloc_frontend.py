@@ -9,6 +9,7 @@ Run: ``npm run build && pytest tests/frontend``.
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -40,7 +41,19 @@ def cell(page, name):
 
 
 def wall(page, name):
-    return page.locator(f'[data-wall="{name}"]')
+    """A wall slot: the game's (an edge move, generic.ts) or the editor's."""
+    return page.locator(f'[data-edge="{name}"], [data-wall="{name}"]')
+
+
+def drawn(page, name):
+    """The line drawn on an edge (a wall of the scene)."""
+    return page.locator(f'.gw-scene-edge[data-line="{name}"]')
+
+
+def originals(page):
+    """The original walls drawn (the frame's colour, between two tiles of the board)."""
+    return sorted(n for n in page.eval_on_selector_all(".gw-scene-edge.gw-pnone", "els => els.map(e => e.dataset.line)")
+                  if "?" not in n)
 
 
 def wait_version(page, version):
@@ -53,7 +66,12 @@ def version(page):
 
 def slots(page):
     """The edges the page offers as wall slots now."""
-    return sorted(page.eval_on_selector_all("[data-wall]:not(.is-taken)", "els => els.map(e => e.getAttribute('data-wall'))"))
+    return sorted(page.eval_on_selector_all("[data-edge], [data-wall]",
+                                            "els => els.map(e => e.dataset.edge || e.dataset.wall)"))
+
+
+def has_class(name):
+    return re.compile(rf"(^|\s){re.escape(name)}(\s|$)")
 
 
 def role(page, name):
@@ -87,13 +105,13 @@ def test_gb_board_draws_tiles_walls_start_and_runner(gb):
     assert page.locator(".gw-root").get_attribute("data-game") == "gridbloc"
     assert page.locator("[data-cell]").count() == 81
     # the start tile's star, the runner's pawn on it, the original walls, the border
-    assert page.locator('[data-start="E5"]').count() == 1
-    assert page.locator(".gb-runner").count() == 1
+    assert page.locator(".gw-pieces .gw-star").count() == 1
+    assert page.locator(".gw-piece-token").count() == 1
     label = cell(page, "E5").get_attribute("aria-label")
-    assert label.startswith("E5, runner (Player 2), start"), label
-    originals = sorted(page.eval_on_selector_all("[data-original]", "els => els.map(e => e.dataset.original)"))
-    assert originals == sorted(str(x) for x in g.original_walls)
-    assert page.locator(".gb-border").get_attribute("d")
+    assert label.startswith("E5, start, runner (Player 2)"), label
+    assert originals(page) == sorted(str(x) for x in g.original_walls)
+    # the outer border is a wall (GB-2): an edge to off the board on every side
+    assert page.locator('.gw-scene-edge[data-line*="?"]').count() == 4 * 9
     # a wall is said in the labels of the tiles beside it: E3|E4
     assert "wall below" in cell(page, "E3").get_attribute("aria-label")
     assert "wall above" in cell(page, "E4").get_attribute("aria-label")
@@ -103,10 +121,10 @@ def test_gb_board_draws_tiles_walls_start_and_runner(gb):
     assert legal == sorted(w.state["legal"])
     assert slots(page) == []
     # the panel: round one, who runs and who blocks, the scores
-    expect(role(page, "round-title")).to_have_text("Round 1 of 2")
-    expect(role(page, "roles")).to_contain_text("Player 2 runs")
-    expect(role(page, "roles")).to_contain_text("Player 1 blocks")
-    expect(page.locator('.gb-row[data-player="1"] [data-col="total"]')).to_have_text("0")
+    expect(role(page, "note")).to_contain_text("Round 1 of 2 (GB-7)")
+    expect(role(page, "note")).to_contain_text("Player 2 runs, Player 1 blocks")
+    expect(page.locator('.gw-prow[data-player="1"] [data-col="points"]')).to_have_text("0")
+    expect(page.locator('.gw-prow[data-player="1"] [data-col="role"]')).to_have_text("runs (to act)")
 
 
 def test_gb_step_by_click_then_wall_by_click(gb):
@@ -120,20 +138,20 @@ def test_gb_step_by_click_then_wall_by_click(gb):
     assert slots(page) == sorted(w.state["extra"]["open_edges"])
     assert "E1|E2" not in slots(page)  # an original wall
     assert page.locator(".gw-cell.is-legal").count() == 0
-    expect(page.locator('.gb-row[data-player="1"] [data-col="r1"]')).to_have_text("1")
-    # hovering a slot previews the wall
+    expect(page.locator('.gw-prow[data-player="1"] [data-col="round-1"]')).to_have_text("1")
+    # hovering a slot previews the wall: drawn solid
     wall(page, "C4|D4").hover()
     page.wait_for_function(
-        "() => Number(getComputedStyle(document.querySelector('[data-wall=\"C4|D4\"] .gb-slot-line')).strokeOpacity) > 0.3",
+        "() => getComputedStyle(document.querySelector('[data-edge=\"C4|D4\"] .gw-edge-preview')).strokeDasharray === 'none'",
         timeout=5_000,
     )
     wall(page, "C4|D4").click()
     wait_version(page, 2)
     assert history(w) == ["D4", "C4|D4"]
-    placed = page.locator('[data-placed="C4|D4"]')
+    placed = drawn(page, "C4|D4")
     expect(placed).to_have_count(1)
-    assert placed.get_attribute("data-last") == "true"
-    assert "gw-p0" in page.locator(".gb-placed-g").get_attribute("class")  # the blocker's colour
+    expect(placed).to_have_class(has_class("is-last"))
+    expect(placed).to_have_class(has_class("gw-p0"))  # the blocker's colour
     assert "wall left" in cell(page, "D4").get_attribute("aria-label")
     # the runner is to step again: no slots
     assert slots(page) == []
@@ -141,21 +159,21 @@ def test_gb_step_by_click_then_wall_by_click(gb):
     assert sent[-1] == {"type": "play", "move": "C4|D4", "player": 0, "version": 1}
 
 
-def test_gb_open_slots_show_without_hovering_and_a_wall_click_says_why(gb):
+def test_gb_open_slots_show_without_hovering_and_a_wall_there_is_no_slot(gb):
     """On the blocker's turn every open slot is drawn (faint, dotted) before any
-    hover; a click on a wall already there goes to Python, which refuses it
-    naming GB-2, and the page says so; nothing changes."""
+    hover; a wall already there (GB-2) is no slot, and Python refuses it by
+    name, saying why; nothing changes."""
     page, _g, w = gb
     cell(page, "D4").click()
     wait_version(page, 1)
     page.mouse.move(0, 0)
-    page.wait_for_function(  # (after its fade-in)
-        "() => Number(getComputedStyle(document.querySelector('[data-wall=\"C4|D4\"] .gb-slot-line')).strokeOpacity) > 0.3",
+    page.wait_for_function(
+        "() => Number(getComputedStyle(document.querySelector('[data-edge=\"C4|D4\"] .gw-edge-preview')).strokeOpacity) > 0",
         timeout=5_000,
     )
-    taken = page.locator('.gb-slot.is-taken[data-wall="E1|E2"]')
-    expect(taken).to_have_count(1)
-    taken.click(force=True)
+    assert wall(page, "C4|D4").is_visible()
+    expect(wall(page, "E1|E2")).to_have_count(0)
+    page.evaluate("() => window.gw.model.send({type: 'play', move: 'E1|E2', version: 1, player: 0})")
     expect(page.locator('[data-role="message"]')).to_contain_text("already a wall")
     expect(page.locator('[data-role="message"]')).to_contain_text("GB-2")
     assert history(w) == ["D4"] and w.game.version == 1
@@ -223,22 +241,21 @@ def test_gb_round_change_is_announced(page, server):
     assert g.round == 2
     expect(role(page, "banner")).to_be_visible()
     expect(role(page, "banner")).to_contain_text("Round 2: roles swapped, walls reset")
-    expect(role(page, "round-title")).to_have_text("Round 2 of 2")
-    expect(role(page, "roles")).to_contain_text("Player 1 runs")
-    expect(role(page, "roles")).to_contain_text("Player 2 blocks")
+    expect(role(page, "note")).to_contain_text("Round 2 of 2 (GB-7)")
+    expect(role(page, "note")).to_contain_text("Player 1 runs, Player 2 blocks")
     expect(role(page, "events")).to_contain_text("Round 1 over")
     # the walls are reset, no tile is scored, the runner is back on the start
-    assert page.locator("[data-placed]").count() == 0
-    assert page.locator(".gb-scored").count() == 0
-    assert cell(page, "B2").get_attribute("aria-label").startswith("B2, runner (Player 1), start")
+    assert page.locator(".gw-scene-edge:not(.gw-pnone)").count() == 0
+    assert page.locator(".gw-region-tint").count() == 0
+    assert cell(page, "B2").get_attribute("aria-label").startswith("B2, start, runner (Player 1)")
     r1 = g.round_scores[0][1]
-    expect(page.locator('.gb-row[data-player="1"] [data-col="r1"]')).to_have_text(str(r1))
-    expect(page.locator('.gb-row[data-player="1"] [data-col="total"]')).to_have_text(str(r1))
+    expect(page.locator('.gw-prow[data-player="1"] [data-col="round-1"]')).to_have_text(str(r1))
+    expect(page.locator('.gw-prow[data-player="1"] [data-col="points"]')).to_have_text(str(r1))
     # the next move clears the banner
     cell(page, w.state["legal"][0]).click()
     wait_version(page, v + 2)
     expect(role(page, "banner")).to_be_hidden()
-    expect(role(page, "round-title")).to_have_text("Round 2 of 2")
+    expect(role(page, "note")).to_contain_text("Round 2 of 2 (GB-7)")
 
 
 def test_gb_game_over_names_the_winner(page, server):
@@ -246,12 +263,12 @@ def test_gb_game_over_names_the_winner(page, server):
     while not g.is_over:
         g.play(g.legal_moves()[0])
     _game, _w = open_gb(page, server, g)
-    expect(role(page, "round-title")).to_have_text("Game over")
+    expect(role(page, "note")).to_be_hidden()
     expect(role(page, "status")).to_contain_text("Game over")
     winners = list(g.winners)
     for p in (0, 1):
-        row = page.locator(f'.gb-row[data-player="{p}"]')
-        expect(row.locator('[data-col="total"]')).to_have_text(str(g.scores[p]))
+        row = page.locator(f'.gw-prow[data-player="{p}"]')
+        expect(row.locator('[data-col="points"]')).to_have_text(str(g.scores[p]))
         if len(winners) == 1:
             assert ("is-winner" in row.get_attribute("class")) == (p in winners)
     assert slots(page) == []
@@ -275,11 +292,11 @@ def test_gb_editor_walls_start_holes_and_export(gb):
     wall(page, "A1|B1").click()
     wait_version(page, v + 1)
     assert "A1|B1" in json.loads(w.board_json)["walls"]
-    assert page.locator('[data-original="A1|B1"]').count() == 1
+    assert "A1|B1" in originals(page)
     wall(page, "E1|E2").click()
     wait_version(page, v + 2)
     assert "E1|E2" not in json.loads(w.board_json)["walls"]
-    assert page.locator('[data-original="E1|E2"]').count() == 0
+    assert "E1|E2" not in originals(page)
     assert page.evaluate("() => window.gw.log.filter(e => e.send).map(e => e.send)")[-1] == {
         "type": "edit", "action": "wall", "target": "E1|E2",
     }
@@ -291,7 +308,7 @@ def test_gb_editor_walls_start_holes_and_export(gb):
     cell(page, "B2").click()
     wait_version(page, v + 3)
     assert json.loads(w.board_json)["start"] == "B2"
-    assert page.locator('[data-start="B2"]').count() == 1
+    assert cell(page, "B2").get_attribute("aria-label").startswith("B2, start")
 
     # the hole tool masks a tile out, and brings it back
     page.locator('[data-action="tool-hole"]').click()
@@ -324,7 +341,7 @@ def test_gb_editor_walls_start_holes_and_export(gb):
     page.locator('[data-action="toggle-edit"]').click()
     expect(role(page, "editor")).to_be_hidden()
     assert w.editing is False
-    assert cell(page, "B2").get_attribute("aria-label").startswith("B2, runner")
+    assert cell(page, "B2").get_attribute("aria-label").startswith("B2, start, runner")
     assert g.history == [] and str(g.start) != ""
 
 
@@ -344,25 +361,23 @@ def test_gb_editor_refusal_is_shown(gb):
 
 def test_gb_setup_walls_start_then_done(page, server):
     g, w = open_gb(page, server, gw.GridBloc(preset="blank", setup=True))
-    expect(role(page, "setup")).to_be_visible()
-    expect(role(page, "round-title")).to_have_text("Setup")
+    expect(role(page, "note")).to_contain_text("Setup (GB-10)")
     assert len(slots(page)) == 2 * 9 * 8
     wall(page, "C4|D4").click()
     wait_version(page, 1)
     assert history(w) == ["C4|D4"]
-    assert page.locator('[data-original="C4|D4"]').count() == 1
+    assert "C4|D4" in originals(page)
     assert "C4|D4" not in slots(page)
     cell(page, "F6").click()
     wait_version(page, 2)
     assert history(w) == ["C4|D4", "start F6"]
-    assert page.locator('[data-start="F6"]').count() == 1
-    page.locator('[data-action="done"]').click()
+    assert cell(page, "F6").get_attribute("aria-label").startswith("F6, start")
+    page.locator('[data-choice="done"]').click()
     wait_version(page, 3)
     assert history(w) == ["C4|D4", "start F6", "done"]
     assert g.phase == "play"
-    expect(role(page, "setup")).to_be_hidden()
     expect(role(page, "banner")).to_contain_text("Round one begins")
-    expect(role(page, "round-title")).to_have_text("Round 1 of 2")
+    expect(role(page, "note")).to_contain_text("Round 1 of 2 (GB-7)")
     assert slots(page) == []
     legal = sorted(page.eval_on_selector_all(".gw-cell.is-legal", "els => els.map(e => e.dataset.cell)"))
     assert legal == sorted(w.state["legal"]) and "E5" in legal
@@ -401,7 +416,7 @@ def test_gb_wall_keys(gb):
 
 def test_gb_agent_blocker_with_step(page, server):
     _g, w = open_gb(page, server, agents={0: RandomAgent(seed=1)})
-    expect(page.locator('.gb-row[data-player="0"] [data-role="agent"]')).to_be_visible()
+    expect(page.locator('.gw-prow[data-player="0"] [data-role="agent"]')).to_be_visible()
     cell(page, "D4").click()
     wait_version(page, 1)
     # the agent is to place a wall: the page offers no slot, Step is enabled
@@ -413,7 +428,7 @@ def test_gb_agent_blocker_with_step(page, server):
     wait_version(page, 2)
     moves = history(w)
     assert len(moves) == 2 and "|" in moves[1]
-    assert page.locator(f'[data-placed="{moves[1]}"]').count() == 1
+    expect(drawn(page, moves[1])).to_have_class(has_class("gw-p0"))
     expect(step).to_be_disabled()
     assert page.locator(".gw-cell.is-legal").count() == len(w.state["legal"]) > 0
 
@@ -425,7 +440,7 @@ def test_gb_wall_slots_are_targets_of_24_px_while_a_wall_is_to_be_placed(gb):
     page, _g, w = gb
     cell(page, "D4").click()
     wait_version(page, 1)
-    smallest = page.evaluate("""() => Math.min(...[...document.querySelectorAll('.gb-slot.is-add')]
+    smallest = page.evaluate("""() => Math.min(...[...document.querySelectorAll('[data-edge]')]
         .map(g => { const r = g.getBoundingClientRect(); return Math.min(r.width, r.height); }))""")
     assert smallest >= 24, f"a wall slot is {smallest:.1f} px across"
     box = cell(page, "C4").bounding_box()

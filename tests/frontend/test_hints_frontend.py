@@ -423,7 +423,7 @@ def test_gridbloc_steps_and_wall_slots(page, server):
     assert abs(cx - mid[0]) < 2 and abs(cy - mid[1]) < 2
     # clicking the slot under the pill places the wall (the pill takes no click)
     v = game.version
-    page.locator(f'[data-wall="{edge}"]').click(force=True)
+    page.locator(f'[data-edge="{edge}"]').click(force=True)
     wait_version(page, v + 1)
     assert str(game.history[-1]) == edge
     assert page.locator(".gw-hint").count() == 0
