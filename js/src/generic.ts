@@ -573,6 +573,7 @@ export const genericLayer: GameLayer = {
     if (k.picked.size && !candidates(s, k.picked).length) k.picked.clear();
     drawPicked(board, s, k);
     setAttr(board.svg, "data-targets", String(targets(s).length));
+    setAttr(board.svg, "data-tiles", s.scene?.pieces.some((p) => p.kind === "tile") ? "true" : null);
   },
 
   activate(board, s, i) {

@@ -124,7 +124,8 @@ def test_gb_board_draws_tiles_walls_start_and_runner(gb):
     expect(role(page, "note")).to_contain_text("Round 1 of 2 (GB-7)")
     expect(role(page, "note")).to_contain_text("Player 2 runs, Player 1 blocks")
     expect(page.locator('.gw-prow[data-player="1"] [data-col="points"]')).to_have_text("0")
-    expect(page.locator('.gw-prow[data-player="1"] [data-col="role"]')).to_have_text("runs (to act)")
+    expect(page.locator('.gw-prow[data-player="1"] [data-col="role"]')).to_have_text("runs")
+    expect(page.locator('.gw-prow[data-player="1"]')).to_have_attribute("data-mark", "turn")
 
 
 def test_gb_step_by_click_then_wall_by_click(gb):

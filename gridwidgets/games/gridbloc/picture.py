@@ -53,15 +53,12 @@ class GridBlocPicture:
         draw = over and len(g.winners) > 1
         values = []
         for p in range(len(g.players)):
-            acting = not over and g.phase != "setup" and g.current_player == p
             if over:
                 role = "draw" if draw else "winner" if p in g.winners else ""
             elif g.phase == "setup":
                 role = "sets up the board" if p == 0 else "runs first"
-            elif p == g.runner_player:
-                role = "runs (to act)" if acting else "runs"
-            else:
-                role = "blocks (to act)" if acting else "blocks"
+            else:  # (who acts now is the row marked "turn")
+                role = "runs" if p == g.runner_player else "blocks"
             rounds = []
             for rnd in (1, 2):
                 runs = 1 if rnd == 1 else 0  # player 2 runs in round one, player 1 in round two (GB-7)
