@@ -46,6 +46,15 @@ function targets(s: GameState): Target[] {
   return s.targets;
 }
 
+/**
+ * `el` is drawn on the board's current SVG (the board is built anew on a new
+ * size). Not `isConnected`: a host may render the view before it attaches it
+ * to the page (JupyterLab does), and what is drawn then must not be drawn twice.
+ */
+function drawnOn(board: Board, el: SVGElement | null): boolean {
+  return !!el && el.ownerSVGElement === board.svg;
+}
+
 /** What the layer keeps per board between states. */
 interface Kept {
   picked: Set<number>;
@@ -142,7 +151,7 @@ function groupPath(board: Board, cells: Cell[]): string {
 function drawScene(board: Board, s: GameState, k: Kept): void {
   const scene = s.scene;
   const key = scene ? JSON.stringify([scene.regions, scene.holes]) : "";
-  if (key !== k.drawKey || !k.drawn?.isConnected) {
+  if (key !== k.drawKey || !drawnOn(board, k.drawn)) {
     k.drawKey = key;
     k.drawn?.remove();
     const under = svg("g", { class: "gw-scene-under", "data-role": "scene" }, board.under);
@@ -181,7 +190,7 @@ function drawScene(board: Board, s: GameState, k: Kept): void {
     }
   }
   const overKey = scene ? JSON.stringify([s.version, scene.regions.filter((r) => r.style === "group" || r.style === "ring"), scene.edges, scene.last_edges]) : "";
-  if (overKey === k.overKey && k.drawnOver?.isConnected) return;
+  if (overKey === k.overKey && drawnOn(board, k.drawnOver)) return;
   k.overKey = overKey;
   k.drawnOver?.remove();
   // over the pieces, under the game's own and the shared overlays (slots, previews, hints)
@@ -225,7 +234,8 @@ function drawSide(board: Board, s: GameState, k: Kept): void {
   const scene = s.scene;
   const panel: ScenePanel | null = scene?.panel ?? null;
   const notes = scene?.notes ?? [];
-  if (!k.side || !k.side.el.isConnected) {
+  if (!k.side || k.side.el.parentElement !== board.panel) {
+    k.side?.el.remove();
     const el = html("div", { class: "gw-scene-side", "data-role": "scene-side" });
     board.panel.prepend(el);
     const notesEl = html("div", { class: "gw-notes", "data-role": "note", role: "note", hidden: true }, undefined, el);
@@ -318,7 +328,7 @@ function drawSlots(board: Board, s: GameState, k: Kept): void {
   // an agent's move, or the game over: no slot to offer
   const edges = s.agent_to_move || s.is_over ? [] : targets(s).filter((t) => t.kind === "edge" && t.edge);
   const key = `${s.version}|${edges.map((t) => t.move).join(",")}`;
-  if (key === k.slotsKey && k.slots?.isConnected) return;
+  if (key === k.slotsKey && drawnOn(board, k.slots)) return;
   k.slotsKey = key;
   k.slots?.remove();
   // inside the board's grid: a row of cells, each slot a cell that plays its edge
@@ -369,7 +379,7 @@ function drawSlots(board: Board, s: GameState, k: Kept): void {
 function drawChoices(board: Board, s: GameState, k: Kept): void {
   const choices = targets(s).filter((t) => t.kind === "choice");
   const key = `${s.version}|${choices.map((t) => t.move).join("\u0001")}`;
-  if (key === k.choicesKey && k.choices?.isConnected) return;
+  if (key === k.choicesKey && k.choices?.parentElement === board.panel) return;
   k.choicesKey = key;
   k.choices?.remove();
   k.choices = null;

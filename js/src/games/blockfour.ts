@@ -624,8 +624,8 @@ function drawReveal(view: View, s: GameState, e: BfExtra): void {
 }
 
 function update(board: Board, s: GameState): void {
-  let view = views.get(board);
-  if (!view || !view.el.isConnected) view = buildView(board);
+  // (a view is built with the board, `build`)
+  const view = views.get(board) ?? buildView(board);
   const e = extraOf(s);
   // Picked cards belong to one player's bid in one turn; anything else clears them.
   const pickKey = `${e.phase}|${e.turn}|${s.current_player}|${bidder(s, e)}|${s.history.length}`;

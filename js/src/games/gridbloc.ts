@@ -499,8 +499,8 @@ function drawPanel(view: View, s: GameState, e: GbExtra, mode: Mode): void {
 }
 
 function update(board: Board, s: GameState): void {
-  let view = views.get(board);
-  if (!view || !view.el.isConnected) view = buildView(board, view);
+  // (a view is built with the board, `build`)
+  const view = views.get(board) ?? buildView(board, undefined);
   const e = extraOf(s);
   const mode = modeOf(board, s, e);
   drawRegion(view, s, e);
