@@ -73,3 +73,53 @@ def test_the_board_passes_axe(game, theme, lab, lab_root, browser):
         nb.close()
     assert not found["bad"], f"{game}, {theme}:\n" + "\n".join(found["bad"])
     assert found["contrast"] >= 10, f"{game}, {theme}: the contrast rule looked at {found['contrast']} nodes only"
+
+
+#: boards in a phase or mode of their own (a game layer's controls): the cell
+#: that shows it, and the game it shows
+PHASES = {
+    "blockfour-placement": ("blockfour", "import gridwidgets as gw\ng = gw.BlockFour(seed=3)\n"
+                            "while g.phase != 'place':\n"
+                            "    p = g.current_player\n"
+                            "    g.play(g.legal_moves(p)[0 if p == 0 else -1], player=p)\n"
+                            "w = g.widget(show_legal=True)\nw"),
+    "gridbloc-setup": ("gridbloc", "import gridwidgets as gw\ng = gw.GridBloc(setup=True)\nw = g.widget()\nw"),
+    "gridbloc-editor": ("gridbloc", "import gridwidgets as gw\ng = gw.GridBloc()\nw = g.widget()\nw.editing = True\nw"),
+    "gridlock-hints": ("gridlock", "import gridwidgets as gw\ng = gw.Gridlock(rows=4, cols=4)\ng.play('B2')\n"
+                       "w = g.widget(hints='solve', show_forbidden=True)\nw"),
+}
+
+
+@pytest.mark.skipif(not AXE.exists(), reason="needs axe-core from npm (npm ci)")
+@pytest.mark.parametrize("theme", list(THEMES))
+@pytest.mark.parametrize("case", list(PHASES))
+def test_a_board_in_a_phase_of_its_own_passes_axe(case, theme, lab, lab_root, browser):
+    # Block Four's placement (the preview, rotate and mirror), GridBloc's setup
+    # (the edges as slots, done as a choice) and editor, hints on the board
+    game, code = PHASES[case]
+    name = f"axe_{case}_{theme}.ipynb"
+    harness.write_notebook(lab_root / name, [code])
+    nb = browser.open_notebook(lab, name)
+    try:
+        nb.set_theme(THEMES[theme])
+        nb.run_all()
+        sel = f'[data-game="{game}"]'
+        nb.wait_for("(sel) => !!document.querySelector(sel + ' [data-cell]')", sel)
+        if case == "blockfour-placement":
+            nb.wait_for("(sel) => !document.querySelector(sel + ' [data-role=\"place\"]').hidden", sel)
+            nb.page.locator(f'{sel} [data-cell="E5"]').hover()  # the preview under the pointer
+            nb.wait_for("(sel) => !!document.querySelector(sel + ' [data-role=\"preview\"][data-move]')", sel)
+        elif case == "gridbloc-setup":
+            nb.wait_for("(sel) => !!document.querySelector(sel + ' [data-choice=\"done\"]')", sel)
+        elif case == "gridbloc-editor":
+            nb.wait_for("(sel) => !document.querySelector(sel + ' [data-role=\"editor\"]').hidden", sel)
+        else:
+            nb.wait_for("(sel) => !!document.querySelector(sel + ' .gw-hint')", sel, timeout=60)
+        nb.evaluate("(sel) => document.querySelector(sel).closest('.jp-OutputArea-output')"
+                    ".setAttribute('data-axe-scope', '1')", sel)
+        nb.evaluate("(sel) => document.querySelector(sel).scrollIntoView({block: 'start'})", sel)
+        found = axe_violations(nb.page, "[data-axe-scope]")
+    finally:
+        nb.close()
+    assert not found["bad"], f"{case}, {theme}:\n" + "\n".join(found["bad"])
+    assert found["contrast"] >= 10, f"{case}, {theme}: the contrast rule looked at {found['contrast']} nodes only"
