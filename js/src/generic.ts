@@ -641,13 +641,14 @@ registerGame("", genericLayer);
  * (`activate`, `key`: when they return false the generic ones run); `update`
  * runs after the generic one.
  */
-export function withGeneric(own: GameLayer): GameLayer {
-  if (own === genericLayer) return genericLayer;
+export function withGeneric(layer: GameLayer): GameLayer {
+  // a game without a layer of its own: the generic one alone (its flags reset too)
+  const own: GameLayer = layer === genericLayer ? {} : layer;
   const g = genericLayer;
   return {
     title: (s) => own.title?.(s) ?? g.title!(s),
     boardPx: own.boardPx,
-    showsSeats: true,
+    showsSeats: own.showsSeats,
     traits: own.traits,
     hint: own.hint,
     pieceKey: g.pieceKey,
