@@ -86,7 +86,7 @@ PHASES = {
     "gridbloc-setup": ("gridbloc", "import gridwidgets as gw\ng = gw.GridBloc(setup=True)\nw = g.widget()\nw"),
     "gridbloc-editor": ("gridbloc", "import gridwidgets as gw\ng = gw.GridBloc()\nw = g.widget()\nw.editing = True\nw"),
     "gridlock-hints": ("gridlock", "import gridwidgets as gw\ng = gw.Gridlock(rows=4, cols=4)\ng.play('B2')\n"
-                       "w = g.widget(hints='solve', show_forbidden=True)\nw"),
+                       "w = g.widget(show_forbidden=True)\nw"),
 }
 
 
@@ -114,6 +114,8 @@ def test_a_board_in_a_phase_of_its_own_passes_axe(case, theme, lab, lab_root, br
         elif case == "gridbloc-editor":
             nb.wait_for("(sel) => !document.querySelector(sel + ' [data-role=\"editor\"]').hidden", sel)
         else:
+            # hints asked for once the board is shown, as the page's menu does
+            nb.run_code("w.hints = 'solve'")
             nb.wait_for("(sel) => !!document.querySelector(sel + ' .gw-hint')", sel, timeout=60)
         nb.evaluate("(sel) => document.querySelector(sel).closest('.jp-OutputArea-output')"
                     ".setAttribute('data-axe-scope', '1')", sel)
