@@ -49,6 +49,20 @@ def axe_violations(page, selector: str) -> dict:
     }""", selector)
 
 
+def scan_widget(nb, sel: str) -> dict:
+    """axe-core on the output area of the widget ``sel`` (JupyterLab's own UI is not ours)."""
+    nb.evaluate("(sel) => document.querySelector(sel).closest('.jp-OutputArea-output')"
+                ".setAttribute('data-axe-scope', '1')", sel)
+    nb.evaluate("(sel) => document.querySelector(sel).scrollIntoView({block: 'start'})", sel)
+    return axe_violations(nb.page, "[data-axe-scope]")
+
+
+def assert_clean(found: dict, what: str) -> None:
+    """No serious or critical violation, and the contrast rule really looked at the widget."""
+    assert not found["bad"], f"{what}:\n" + "\n".join(found["bad"])
+    assert found["contrast"] >= 10, f"{what}: the contrast rule looked at {found['contrast']} nodes only"
+
+
 @pytest.mark.skipif(not AXE.exists(), reason="needs axe-core from npm (npm ci)")
 @pytest.mark.parametrize("theme", list(THEMES))
 @pytest.mark.parametrize("game", list(harness.BOARD_POSITIONS))
@@ -64,15 +78,10 @@ def test_the_board_passes_axe(game, theme, lab, lab_root, browser):
         version = int(nb.run_code("print(g.version)"))
         nb.wait_for("([sel, v]) => document.querySelector(sel).dataset.version === String(v)", [sel, version])
         nb.page.mouse.move(0, 0)
-        # the widget's output area, marked for axe (JupyterLab's own UI is not ours)
-        nb.evaluate("(sel) => document.querySelector(sel).closest('.jp-OutputArea-output')"
-                    ".setAttribute('data-axe-scope', '1')", sel)
-        nb.evaluate("(sel) => document.querySelector(sel).scrollIntoView({block: 'start'})", sel)
-        found = axe_violations(nb.page, "[data-axe-scope]")
+        found = scan_widget(nb, sel)
     finally:
         nb.close()
-    assert not found["bad"], f"{game}, {theme}:\n" + "\n".join(found["bad"])
-    assert found["contrast"] >= 10, f"{game}, {theme}: the contrast rule looked at {found['contrast']} nodes only"
+    assert_clean(found, f"{game}, {theme}")
 
 
 #: boards in a phase or mode of their own (a game layer's controls): the cell
@@ -117,11 +126,7 @@ def test_a_board_in_a_phase_of_its_own_passes_axe(case, theme, lab, lab_root, br
             # hints asked for once the board is shown, as the page's menu does
             nb.run_code("w.hints = 'solve'")
             nb.wait_for("(sel) => !!document.querySelector(sel + ' .gw-hint')", sel, timeout=60)
-        nb.evaluate("(sel) => document.querySelector(sel).closest('.jp-OutputArea-output')"
-                    ".setAttribute('data-axe-scope', '1')", sel)
-        nb.evaluate("(sel) => document.querySelector(sel).scrollIntoView({block: 'start'})", sel)
-        found = axe_violations(nb.page, "[data-axe-scope]")
+        found = scan_widget(nb, sel)
     finally:
         nb.close()
-    assert not found["bad"], f"{case}, {theme}:\n" + "\n".join(found["bad"])
-    assert found["contrast"] >= 10, f"{case}, {theme}: the contrast rule looked at {found['contrast']} nodes only"
+    assert_clean(found, f"{case}, {theme}")

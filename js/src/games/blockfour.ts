@@ -278,7 +278,7 @@ function buildView(board: Board): View {
   // the game's own part of the panel, after the players' table (generic.ts)
   const panel = board.panel;
   panel.querySelector(":scope > .bf-own")?.remove();
-  const own = html("div", { class: "bf-own" }, undefined, panel);
+  const own = html("div", { class: "gw-own bf-own" }, undefined, panel);
 
   // The bid: two cards picked, then Lock.
   const bidBar = html("div", { class: "bf-bar bf-bid", "data-role": "bid", hidden: true }, undefined, own);

@@ -231,7 +231,7 @@ function buildView(board: Board, old: View | undefined): View {
   // ---- the panel: the game's own part, after the players' table (generic.ts)
   const panel = board.panel;
   panel.querySelector(":scope > .gb-own")?.remove();
-  const el = html("div", { class: "gb-own" }, undefined, panel);
+  const el = html("div", { class: "gw-own gb-own" }, undefined, panel);
   const banner = html("div", { class: "gb-banner", "data-role": "banner", role: "status", "aria-live": "polite", hidden: true }, undefined, el);
 
   // Board tools: the region (GB-6), the editor, the export.
