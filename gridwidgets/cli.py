@@ -6,7 +6,7 @@ another package appears once it registers through the ``gridwidgets.games``
 entry point. ``python -m gridwidgets classroom`` serves the classroom app
 (Voila, see ``docs/classroom.md``).
 
-The play loop, and each game's own words through its ``terminal_module``
+The play loop, and each game's own words through its ``terminal_dialogue``
 hook, are in :mod:`gridwidgets.terminal`.
 """
 

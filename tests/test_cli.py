@@ -9,7 +9,7 @@ import pexpect
 import pytest
 
 from gridwidgets import Gridlock
-from gridwidgets.games.gridlock.terminal import play_gridlock
+from gridwidgets.terminal import play_game as play_gridlock
 
 PROMPT_X = "Player 1 (X), it's your turn. Enter your move (row and column):"
 PROMPT_O = "Player 2 (O), it's your turn. Enter your move (row and column):"

@@ -295,10 +295,17 @@ class TerminalHooks:
     """How a game is played in a terminal (``gridwidgets.terminal``;
     ``games/<name>/terminal.py``)."""
 
-    #: a module with this game's own terminal dialogue (a :class:`gridwidgets.terminal.Dialogue`
-    #: subclass), whose ``add_arguments(parser)`` and ``session(args)`` serve
-    #: ``python -m gridwidgets play NAME``; ``None`` (the default): the generic dialogue
-    terminal_module: ClassVar[str | None] = None
+    #: this game's own terminal dialogue, ``"module:Class"`` (a :class:`gridwidgets.terminal.Dialogue`
+    #: subclass: its words); ``None`` (the default): the generic dialogue. The options of
+    #: ``python -m gridwidgets play NAME`` are the constructor's keyword arguments
+    terminal_dialogue: ClassVar[str | None] = None
+
+    @property
+    def events(self) -> list[str]:
+        """What the last move caused, in words for people, each naming its rule
+        (``"Player 2 is blocked (R-6): ..."``): the dialogue says them
+        after the move. Default: none."""
+        return []
 
 
 class ViewHooks:

@@ -217,8 +217,8 @@ class BlockFour(BlockFourKnowledge, BlockFourPicture, BlockFourView, Game):
     players = ("X", "O")
     end_rule = "BF-9"
     compiled_module = "gridwidgets.games.blockfour.kernel"
-    #: its own dialogue and options (``python -m gridwidgets play``)
-    terminal_module = "gridwidgets.games.blockfour.terminal"
+    #: its own words for ``python -m gridwidgets play`` (``gridwidgets.terminal``)
+    terminal_dialogue = "gridwidgets.games.blockfour.terminal:BlockFourDialogue"
     turn_rule = "BF-6"
     final_rule = "BF-13"
     secrecy_rule = "BF-5"

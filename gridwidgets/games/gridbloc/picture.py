@@ -103,14 +103,23 @@ class GridBlocPicture:
         )
 
     # the text board (``str(game)``, the terminal) ------------------------------
-    def __str__(self) -> str:
-        """The board with its walls: ``|`` and ``---`` walls, ``R`` the runner,
-        ``*`` the start, ``.`` a visited tile, ``#`` a hole."""
-        with self._lock:  # type: ignore[attr-defined]  # one position, even while another thread plays
-            return self._board_str()
-
-    def _board_str(self) -> str:
+    def board_text(self, mark_legal: bool = False) -> str:
+        """The board as text with lettered columns (C-2): walls ``|`` and
+        ``---`` (the border is always closed, GB-2), ``R`` the runner, ``*``
+        the start, ``.`` a tile scored this round, ``#`` a hole. With
+        ``mark_legal``, while the runner is to step: ``+`` on the tiles where
+        a step scores, and brackets, ``(.)`` or ``(*)``, on the scored tiles
+        it may step back to (GB-3, GB-5)."""
         n = self.size
+        legal = ({m.cell for m in self.legal_moves()}  # type: ignore[attr-defined]
+                 if mark_legal and self.to_act == "run" else set())  # type: ignore[attr-defined]
+
+        def mark(cell: tuple[int, int]) -> str:
+            text = self.cell_text(cell) or " "  # type: ignore[attr-defined]
+            if cell in legal:
+                return " + " if text == " " else f"({text})"
+            return f" {text} "
+
         lines = ["    " + "".join(f" {chr(65 + c) if c < 26 else '?'}  " for c in range(n)).rstrip()]
         top = "   +" + "---+" * n
         lines.append(top)
@@ -118,17 +127,18 @@ class GridBlocPicture:
             row = f"{r + 1:>2} |"
             for c in range(n):
                 i = r * n + c
-                row += f" {self.cell_text((r, c)) or ' '} "
+                row += mark((r, c))
                 if c + 1 < n:
-                    row += "|" if self._closed(i, i + 1) else " "
+                    row += "|" if self._closed(i, i + 1) else " "  # type: ignore[attr-defined]
             lines.append(row + "|")
             if r + 1 < n:
-                sep = "   +"
-                for c in range(n):
-                    i = r * n + c
-                    sep += ("---" if self._closed(i, i + n) else "   ") + "+"
-                lines.append(sep)
+                lines.append("   +" + "".join(("---" if self._closed(r * n + c, r * n + c + n) else "   ") + "+"  # type: ignore[attr-defined]
+                                              for c in range(n)))
         lines.append(top)
-        lines.append(self.status())
         return "\n".join(lines)
+
+    def __str__(self) -> str:
+        """:meth:`board_text` and the status."""
+        with self._lock:  # type: ignore[attr-defined]  # one position, even while another thread plays
+            return self.board_text() + "\n" + self.status()  # type: ignore[attr-defined]
 

@@ -205,8 +205,8 @@ class GridBloc(GridBlocKnowledge, GridBlocPicture, GridBlocView, Game):
     players = ("Player 1", "Player 2")
     end_rule = "GB-7"
     compiled_module = "gridwidgets.games.gridbloc.kernel"
-    #: its own dialogue and options (``python -m gridwidgets play``)
-    terminal_module = "gridwidgets.games.gridbloc.terminal"
+    #: its own words for ``python -m gridwidgets play`` (``gridwidgets.terminal``)
+    terminal_dialogue = "gridwidgets.games.gridbloc.terminal:GridBlocDialogue"
     turn_rule = "GB-4"
 
     def __init__(

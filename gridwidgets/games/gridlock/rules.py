@@ -86,7 +86,7 @@ class Gridlock(GridlockKnowledge, Game):
     forbidden_rule = "GL-3"
     compiled_module = "gridwidgets.games.gridlock.kernel"
     #: the seed's dialogue (GL-6) for ``python -m gridwidgets play gridlock``
-    terminal_module = "gridwidgets.games.gridlock.terminal"
+    terminal_dialogue = "gridwidgets.games.gridlock.terminal:GridlockDialogue"
     #: the players panel heads the score column with this; the picture is the generic one
     #: (X and O as marks, GL-2; the forbidden cells, GL-3, come with the generic state)
     score_label = "Marks"

@@ -2,31 +2,36 @@
 
 The prompt ``Player 1 (X), it's your turn. Enter your move (row and
 column):``, the confirmation ``You placed an 'X' at position (2,2).``, the
-invalid-move message and the final line. Reached through the game's terminal
-hooks (``python -m gridwidgets play gridlock``)."""
+invalid-move message and the final line (``python -m gridwidgets play
+gridlock``, or :func:`gridwidgets.terminal.play_game`)."""
 
 from __future__ import annotations
 
-import argparse
-from collections.abc import Callable
-from typing import Any, TextIO
+from typing import Any
 
 from ...core.errors import IllegalMoveError
 from ...terminal import Dialogue
-from .rules import Gridlock
 
-__all__ = ["GridlockDialogue", "play_gridlock"]
+__all__ = ["GridlockDialogue"]
 
 ADJACENT = "Invalid move. You cannot place next to an opponent's marker. Please choose a different cell."
 OCCUPIED = "Invalid move. That cell is already taken. Please choose a different cell."
 
 
 class GridlockDialogue(Dialogue):
-    """The seed's words (GL-6) on the one play loop: no help or undo words, every line played."""
+    """The seed's words (GL-6) on the one play loop: the text board after each
+    move, no help or undo words, every line typed is played."""
 
     help_words = frozenset()
     undo_words = frozenset()
+    skip_empty = False
     refusals = (IllegalMoveError,)
+
+    def intro(self) -> list[str]:
+        return [str(self.game)]
+
+    def turn_lines(self, player: int, legal: Any) -> list[str]:
+        return []
 
     def prompt(self, player: int, legal: Any) -> str:
         return f"Player {player + 1} ({self.game.players[player]}), it's your turn. Enter your move (row and column): "
@@ -43,7 +48,8 @@ class GridlockDialogue(Dialogue):
 
     def moved(self, player: int, move: Any, agent: Any) -> list[str]:
         r, c = move.cell
-        return [f"You placed an '{self.game.players[player]}' at position ({r + 1},{c + 1}).", str(self.game)]
+        by = f"{self.who(player, agent)} placed" if agent is not None else "You placed"
+        return [f"{by} an '{self.game.players[player]}' at position ({r + 1},{c + 1}).", str(self.game)]
 
     def end(self) -> list[str]:
         game = self.game
@@ -53,32 +59,3 @@ class GridlockDialogue(Dialogue):
         return [f"Player {loser + 1} ({game.players[loser]}), it's your turn. Enter your move (row and column):",
                 f"Player {loser + 1} has no legal moves remaining. "
                 f"Player {winner + 1} ({game.players[winner]}) wins the game!"]
-
-
-def play_gridlock(
-    game: Gridlock,
-    read: Callable[[str], str] = input,
-    out: TextIO | None = None,
-) -> Gridlock:
-    """Play ``game`` to its end in a terminal with the seed's dialogue (GL-6).
-
-    Args:
-        game: the game to play on (it may already hold moves).
-        read: the prompt function (``input`` by default).
-        out: where to print (``sys.stdout`` by default).
-
-    Returns:
-        The same game, over. Ends early, leaving the game as it is, on end
-        of input or when ``quit`` is typed.
-    """
-    return GridlockDialogue(game, read=read, out=out).run()  # type: ignore[no-any-return]
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--rows", type=int, default=4, help="board rows, 1-26 (default 4)")
-    parser.add_argument("--cols", type=int, default=4, help="board columns, 1-26 (default 4)")
-
-
-def session(args: argparse.Namespace) -> Callable[[], Any]:
-    game = Gridlock(rows=args.rows, cols=args.cols)
-    return lambda: play_gridlock(game)

@@ -106,8 +106,8 @@ class GridMaster4(GridMaster4Knowledge, GridMaster4Picture, GridMaster4View, Gam
     end_rule = "GM-8"
     turn_rule = "GM-1"
     compiled_module = "gridwidgets.games.gridmaster.kernel"
-    #: its own dialogue and options (``python -m gridwidgets play``)
-    terminal_module = "gridwidgets.games.gridmaster.terminal"
+    #: its own words for ``python -m gridwidgets play`` (``gridwidgets.terminal``)
+    terminal_dialogue = "gridwidgets.games.gridmaster.terminal:GridMaster4Dialogue"
     #: the one-player puzzle's exercise, "reach tile N from here" (exercises.py beside it)
     exercise_kinds: ClassVar[dict[str, Any]] = {
         "reach-tile": "gridwidgets.games.gridmaster.exercises:REACH_TILE"}
