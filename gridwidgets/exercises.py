@@ -72,6 +72,11 @@ MAX_DEPTH = 6
 TRIES_PER_EXERCISE = 400
 #: the solver's node budget per examined position
 SOLVE_NODES = 200_000
+#: the budget of one decision of the other side (a reply, a refutation move, a defence): positions and seconds
+DECISION_NODES = 40_000
+DECISION_SECONDS = 0.6
+#: the controls an exercise board hides by default (``ExerciseWidget(hidden_controls=...)`` adds to them)
+EXERCISE_HIDDEN = ("undo", "redo", "goto", "toggle-edit", "export", "hints", "agents")
 #: the kinds every solvable game offers
 GENERIC_KINDS = ("win-in", "only-move")
 
@@ -302,34 +307,41 @@ def _solvable(cls: type[Game], game: Game) -> str:
 
 class _Search:
     """Depth-limited "does ``me`` win within ``d`` own moves" over play/undo,
-    with a table keyed by ``(position_key, d)`` and a node budget."""
+    with a table keyed by ``(position_key, d)``, a node budget and an optional
+    deadline (``time.monotonic()`` seconds); past either it raises ``_TooBig``."""
 
-    def __init__(self, game: Game, me: int, max_nodes: int = 2_000_000) -> None:
+    def __init__(self, game: Game, me: int, max_nodes: int = 2_000_000, deadline: float | None = None) -> None:
         self.g = game
         self.me = me
         self.table: dict[Any, bool] = {}
         self.nodes = 0
         self.max_nodes = max_nodes
+        self.deadline = deadline
 
     def won(self) -> bool:
         r = self.g.returns()
         return r[self.me] > max(r[q] for q in range(len(r)) if q != self.me)
 
     def wins_within(self, d: int) -> bool:
-        """True if the player ``me`` forces a win here within ``d`` of their own moves."""
+        """True if the player ``me`` forces a win here within ``d`` of their own
+        moves: the game is won once ``me`` has made at most ``d`` more moves,
+        whatever the others play (their replies after ``me``'s last move
+        included: a win the opponent's forced reply completes takes no more
+        own moves)."""
         g = self.g
         if g.is_over:
             return self.won()
-        if d <= 0:
+        mine = g.current_player == self.me
+        if d <= 0 and mine:
             return False
         key = (g.position_key(), d)
         hit = self.table.get(key)
         if hit is not None:
             return hit
         self.nodes += 1
-        if self.nodes > self.max_nodes:
+        if self.nodes > self.max_nodes or (
+                self.deadline is not None and not self.nodes & 255 and time.monotonic() > self.deadline):
             raise _TooBig
-        mine = g.current_player == self.me
         out = not mine
         for m in g.search_moves():
             g.play(m)
@@ -371,11 +383,11 @@ class _TooBig(Exception):
     pass
 
 
-def _solve(game: Game) -> Any:
+def _solve(game: Game, time_limit: float = 20.0) -> Any:
     from .analysis.solve import SolveBudgetExceeded, solve
 
     try:
-        return solve(game, max_nodes=SOLVE_NODES, time_limit=20.0, progress=False)
+        return solve(game, max_nodes=SOLVE_NODES, time_limit=time_limit, progress=False)
     except SolveBudgetExceeded:
         return None
 
@@ -594,18 +606,19 @@ class Judge:
         return game.is_over or self.exercise.kind != "win-in" or own_moves_made >= self.exercise.depth
 
     def reply(self, game: Game) -> Any:
-        """The other side's move: the longest defence (a win if it has one)."""
+        """The other side's move: the longest defence (a win if it has one), as
+        far as a search within ``DECISION_NODES`` and ``DECISION_SECONDS`` sees."""
         return _best_defence(game, self.me)
 
     def punish(self, game: Game) -> Any:
         """After a wrong answer, the other side's move that wins (the refutation)."""
         q = game.current_player
         assert q is not None
-        sol = _solve(game)
+        sol = _solve(game, time_limit=DECISION_SECONDS / 2)  # half the budget; the quickest win the other half
         if sol is not None and sol.player == q:
             best = [m for m, v in sol.move_values.items() if v == sol.value]
             if best:
-                return game.parse_move(_quickest(game, q, best))
+                return game.parse_move(_quickest(game, q, best, DECISION_SECONDS / 2))
         return _best_defence(game, self.me)
 
     def refutation_length(self, game: Game) -> int | None:
@@ -614,29 +627,41 @@ class Judge:
         return None
 
     def defend(self, game: Game) -> Any:
-        """The solver's move in a lost line: the longest resistance."""
+        """The solver's move in a lost line: the longest resistance, as far as a
+        search within ``DECISION_NODES`` and ``DECISION_SECONDS`` sees."""
         return _best_defence(game, 1 - self.me if len(game.players) == 2 else self.me)
 
 
-def _win_distances(game: Game, p: int, moves: Sequence[Any]) -> list[int | None]:
-    """For each move, the fewest own moves ``p`` then needs to force a win
-    (up to ``MAX_DEPTH``), or ``None`` (no forced win found within the budget)."""
+def _win_distances(game: Game, p: int, moves: Sequence[Any], seconds: float = DECISION_SECONDS) -> list[int | None]:
+    """For each move, the fewest own moves ``p`` then needs to force a win (up
+    to ``MAX_DEPTH``), or ``None`` (no forced win found within the budget).
+
+    One search for all the moves, deepening together (every move's wins in 1,
+    then in 2, ...) with one table, within ``DECISION_NODES`` positions and
+    ``seconds`` (``DECISION_SECONDS``): a move still open when the budget
+    runs out is ``None``, so the other side moves within a second, at the
+    price of sometimes not the longest defence."""
     g = game.copy()
-    out: list[int | None] = []
-    for m in moves:
-        g.play(m)
-        try:
-            out.append(_Search(g, p, max_nodes=50_000).distance(MAX_DEPTH))
-        except _TooBig:
-            out.append(None)
-        finally:
-            g.undo()
+    search = _Search(g, p, max_nodes=DECISION_NODES, deadline=time.monotonic() + seconds)
+    out: list[int | None] = [None] * len(moves)
+    try:
+        for d in range(1, MAX_DEPTH + 1):
+            for i, m in enumerate(moves):
+                if out[i] is None:
+                    g.play(m)
+                    try:
+                        if search.wins_within(d):
+                            out[i] = d
+                    finally:
+                        g.undo()
+    except _TooBig:
+        pass
     return out
 
 
-def _quickest(game: Game, p: int, moves: list[str]) -> str:
-    """Of winning moves, one that wins soonest (ties: the first)."""
-    found = [(d, i) for i, d in enumerate(_win_distances(game, p, moves)) if d is not None]
+def _quickest(game: Game, p: int, moves: list[str], seconds: float = DECISION_SECONDS) -> str:
+    """Of winning moves, one that wins soonest as far as ``seconds`` of search sees (ties: the first)."""
+    found = [(d, i) for i, d in enumerate(_win_distances(game, p, moves, seconds)) if d is not None]
     return moves[min(found)[1]] if found else moves[0]
 
 
@@ -706,7 +731,13 @@ class ExerciseWidget(_exercise_widget_base()):  # type: ignore[misc]
         index: the exercise shown first.
         on_answer: called with each answer's record (a dict as in
             :attr:`results`): the classroom's rooms record answers this way.
-        **options: the board's options (``delay``, ``fit``, ...).
+        shown_controls: controls hidden by default that this board shows
+            (e.g. ``["hints"]`` to let a student ask for hints).
+        **options: the board's options (``delay``, ``fit``, ...);
+            ``hidden_controls`` adds to ``EXERCISE_HIDDEN``, the controls
+            an exercise hides by default (those that would give the answer
+            away or leave the exercise's line: undo, redo, the history, the
+            editor, export, the hints menu and the agents box).
 
     Attributes:
         results: one dict per answer: ``exercise`` (index), ``move``,
@@ -716,7 +747,8 @@ class ExerciseWidget(_exercise_widget_base()):  # type: ignore[misc]
     """
 
     def __init__(self, exercises: ExerciseSet | Exercise, index: int = 0,
-                 on_answer: Callable[[dict[str, Any]], None] | None = None, **options: Any) -> None:
+                 on_answer: Callable[[dict[str, Any]], None] | None = None,
+                 shown_controls: Sequence[str] = (), **options: Any) -> None:
         if isinstance(exercises, Exercise):
             exercises = ExerciseSet([exercises])
         if not isinstance(exercises, ExerciseSet) or not len(exercises):
@@ -732,7 +764,10 @@ class ExerciseWidget(_exercise_widget_base()):  # type: ignore[misc]
         self._judge = ex.judge()
         game = ex.start()
         options.setdefault("delay", 700)
-        options.setdefault("hidden_controls", ["undo", "redo", "goto", "toggle-edit", "export"])
+        extra = options.pop("hidden_controls", None) or ()
+        if isinstance(extra, str) or isinstance(shown_controls, str):
+            raise TypeError("hidden_controls and shown_controls are lists of control names, e.g. ['hints']")
+        options["hidden_controls"] = [c for c in dict.fromkeys([*EXERCISE_HIDDEN, *extra]) if c not in shown_controls]
         others = {p: _Side(self._judge.reply, "the exercise") for p in range(len(game.players)) if p != ex.player}
         super().__init__(game, agents=others, seats=(ex.player,), **options)
         self._attempt = _Attempt(index)

@@ -15,13 +15,15 @@ from gridwidgets.exercises import Exercise, ExerciseSet, ExerciseWidget, generat
 
 
 def _wins_within(g, me: int, d: int) -> bool:
-    """Plain minimax, no table, no pruning: does ``me`` win within ``d`` own moves?"""
+    """Plain minimax, no table, no pruning: is the game won once ``me`` has made
+    at most ``d`` more moves, whatever the other side replies (a reply that
+    ends the game after ``me``'s last move included)?"""
     if g.is_over:
         r = g.returns()
         return r[me] > r[1 - me]
-    if d == 0:
-        return False
     mine = g.current_player == me
+    if d == 0 and mine:
+        return False
     results = []
     for m in g.legal_moves():
         g.play(m)
@@ -48,6 +50,39 @@ def test_win_in_answers_are_exactly_the_solvers_winning_moves(depth, size):
         assert list(ex.answers) == [str(m) for m in g.legal_moves() if str(m) in ex.answers]
         assert len(ex.answers) < len(g.legal_moves()), "some move does not win"
     assert len(keys) == 8, "distinct positions"
+
+
+def test_gridbloc_win_in_n_is_n_when_the_runners_forced_step_completes_the_win():
+    """A win that the other side's forced reply completes takes no more own
+    moves: "win in 2" is never won after one (found by an independent check)."""
+    made = generate("gridbloc", kind="win-in", depth=2, n=3, seed=1, size=5)
+    assert len(made) == 3
+    for ex in made:
+        g = ex.start()
+        assert _wins_within(g.copy(), ex.player, 2), ex.prompt
+        assert not _wins_within(g.copy(), ex.player, 1), f"{ex.prompt}: won after one own move"
+        for answer in ex.answers:  # every answer still needs a second own move
+            g.play(answer)
+            assert _wins_within(g.copy(), ex.player, 1) and not _wins_within(g.copy(), ex.player, 0)
+            g.undo()
+
+
+def test_the_other_sides_decision_stays_within_its_budget_and_says_what_it_did_not_see(monkeypatch):
+    """A reply, refutation or defence searches all the moves together within
+    DECISION_NODES positions: past it, a move not yet seen to lose is None
+    (the defender's best as far as the search saw), never an exception."""
+    from gridwidgets import exercises
+
+    ex = generate("gridbloc", kind="win-in", depth=2, n=1, seed=1, size=5)[0]
+    g = ex.start()
+    q, moves = ex.player, g.legal_moves()
+    full = exercises._win_distances(g, q, moves)
+    assert [str(m) for m, d in zip(moves, full, strict=True) if d == 1] == list(ex.answers)  # then one more move
+    monkeypatch.setattr(exercises, "DECISION_NODES", 30)
+    cut = exercises._win_distances(g, q, moves)
+    assert cut.count(None) > full.count(None)  # the budget ran out: fewer moves settled
+    assert all(c is None or c == f for c, f in zip(cut, full, strict=True))  # what was settled agrees
+    assert [str(m) for m in g.legal_moves()] == [str(m) for m in moves]  # the position is untouched
 
 
 def test_only_move_answer_is_the_one_move_that_does_not_lose():
@@ -212,6 +247,19 @@ def test_a_wrong_answer_shows_its_refutation_move_by_move_then_starts_again(smal
     assert w.handle_intent({"type": "new"})
     assert g.to_json() == start and w.state["people"] == [ex.player] and w.state["message"] == ex.prompt
     assert w.solved == []
+
+
+def test_an_exercise_board_hides_what_gives_the_answer_away_and_hidden_controls_add_to_it(small_set):
+    from gridwidgets.exercises import EXERCISE_HIDDEN
+
+    assert {"hints", "agents", "undo", "redo", "goto"} <= set(EXERCISE_HIDDEN)
+    assert small_set.widget().hidden_controls == list(EXERCISE_HIDDEN)
+    more = small_set.widget(hidden_controls=["new", "hints"]).hidden_controls
+    assert more == [*EXERCISE_HIDDEN, "new"]  # added to the defaults, not instead of them
+    shown = small_set.widget(shown_controls=["hints"]).hidden_controls
+    assert "hints" not in shown and "undo" in shown
+    with pytest.raises(TypeError, match="lists of control names"):
+        small_set.widget(hidden_controls="hints")
 
 
 def test_malformed_and_refused_answers_change_nothing(small_set):

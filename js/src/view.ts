@@ -424,9 +424,11 @@ export class GridView {
         delete el.dataset.gwHidden;
       }
     }
-    // the hints box holds one control: hidden with it (not an empty heading)
+    // the hints box holds one control: hidden with it (not an empty heading); "agents": the agents box
     const hintBox = this.root.querySelector<HTMLElement>('[data-role="hint-box"]');
     if (hintBox && hidden.has("hints")) hintBox.hidden = true;
+    const agentsBox = this.root.querySelector<HTMLElement>('[data-role="agents"]');
+    if (agentsBox && hidden.has("agents")) agentsBox.hidden = true;
   }
 
   /** `hints` or `hint_data` changed: redraw the overlay only. */

@@ -43,6 +43,9 @@ def test_an_exercise_answered_wrong_then_right_by_clicking(open_notebook, tmp_pa
     assert wrong, "the exercise has a wrong move to click"
     wait_message(nb, prompt)
     board = nb.page.locator(ROOT).first
+    # nothing gives the answer away: no hints menu, no agents box, no undo or history
+    for hidden in ['[data-role="hint-box"]', '[data-role="agents"]', '[data-action="undo"]', '[data-action="goto"]']:
+        assert board.locator(hidden).first.is_hidden(), f"{hidden} is shown on an exercise board"
 
     # a wrong click: said, and the refutation plays itself on the board to the end
     board.locator(f'[data-cell="{wrong[0]}"]').click()
