@@ -15,7 +15,7 @@ import pytest
 from gridwidgets.core import registry
 from gridwidgets.rooms import AGENT, RoomError, Rooms, Store
 from gridwidgets.rooms import model as room_model
-from gridwidgets.rooms.names import MAX_MARKS, MAX_NAME, clean_name, look_alike
+from gridwidgets.rooms.names import MAX_MARKS, MAX_NAME, MAX_STUDENT_ID, clean_name, clean_student_id, look_alike
 
 
 @pytest.fixture
@@ -341,3 +341,16 @@ def test_agent_constant_is_not_a_seat_name(rooms):
     ann = room.join("Ann")
     rg, _ = room.game_of(ann.token)
     assert rg.players == [ann.token, AGENT] and rg.agent_players() == {1}
+
+
+@pytest.mark.parametrize(("given", "kept"), [("", ""), ("  s-1234 ", "s-1234"),
+                                             ("ann.lee@school.edu", "ann.lee@school.edu"), ("２０２６/07", "2026/07")])
+def test_a_student_id_is_kept_as_given_without_spaces(given, kept):
+    assert clean_student_id(given) == kept
+
+
+@pytest.mark.parametrize("given", ["=SUM(A1)", "a b", "x" * (MAX_STUDENT_ID + 1), "\x00", "x" * 10_000, 7])
+def test_a_student_id_with_other_characters_or_too_long_is_refused_quoting_nothing(given):
+    with pytest.raises(ValueError, match="student id") as err:
+        clean_student_id(given)
+    assert "SUM" not in str(err.value) and len(str(err.value)) < 80

@@ -94,7 +94,7 @@ function render({ el }) {
   // Enter in the join form joins, as in any form (the Join button, when it may)
   const onKey = (ev) => {
     if (ev.key !== "Enter" || ev.isComposing) return;
-    const field = ev.target && ev.target.closest && ev.target.closest(".gw-join-name, .gw-join-code");
+    const field = ev.target && ev.target.closest && ev.target.closest(".gw-join-name, .gw-join-code, .gw-join-id");
     const join = field && document.querySelector(".gw-join");
     if (join && !join.disabled) { ev.preventDefault(); join.click(); }
   };
@@ -271,6 +271,7 @@ def JoinForm(code: str, note: str = "") -> None:
     rooms = current_rooms()
     room_code, set_room_code = solara.use_state(code)
     name, set_name = solara.use_state("")
+    student_id, set_student_id = solara.use_state("")
     error, set_error = solara.use_state("")
 
     def join() -> None:
@@ -278,7 +279,7 @@ def JoinForm(code: str, note: str = "") -> None:
         address = info.address if info is not None else None
         try:
             room = rooms.room(room_code)
-            seat = room.join(name, address=address, limiter=rooms.join_allowed)
+            seat = room.join(name, address=address, limiter=rooms.join_allowed, student_id=student_id)
         except (RoomError, ValueError) as exc:
             set_error(str(exc))
             return
@@ -292,6 +293,8 @@ def JoinForm(code: str, note: str = "") -> None:
     solara.InputText("Room code", value=room_code, on_value=set_room_code, continuous_update=True,
                      classes=["gw-join-code"])
     solara.InputText("Your name", value=name, on_value=set_name, continuous_update=True, classes=["gw-join-name"])
+    solara.InputText("Student id (optional: only your teacher sees it, for grades)", value=student_id,
+                     on_value=set_student_id, continuous_update=True, classes=["gw-join-id"])
     solara.Button("Join", on_click=_safe(join, set_error), color="primary", classes=["gw-join"],
                   disabled=not (room_code.strip() and name.strip()))
     if error:
@@ -686,20 +689,42 @@ def Results(room: Room, rooms: Rooms, version: Any) -> None:
     key = tuple(r.version for r in chosen)
 
     def figures() -> list[Any]:
-        figs = [results.win_rates_figure(chosen), results.scores_figure(chosen)]
-        choices = results.choices_figure(chosen)
-        return figs + ([choices] if choices is not None else [])
+        figs = [results.win_rates_figure(chosen), results.scores_figure(chosen), results.choices_figure(chosen)]
+        return [f for f in figs if f is not None]
 
-    figs = solara.use_memo(figures, [key, scope])
+    made = solara.use_thread(figures, dependencies=[key, scope])
     with solara.Card("Results", classes=["gw-results"]):
         solara.ToggleButtonsSingle(value=scope, values=["room", "every room of this game"], on_value=set_scope)
         _p("<b>Standings</b>")
-        solara.DataFrame(results.standings(room), items_per_page=40)
-        for fig in figs:
-            solara.FigureMatplotlib(fig, format="svg")
+        solara.DataFrame(results.standings(room).set_index("rank"), items_per_page=40)  # "#": the rank, from 1
+        Charts(made)
         _p("<b>Every game</b>")
-        solara.DataFrame(results.results_table(chosen), items_per_page=20)
+        solara.DataFrame(_from_one(results.results_table(chosen)), items_per_page=20)
         Downloads(chosen, f"results-{room.code}")
+
+
+def _from_one(table: Any) -> Any:
+    """``table`` with its rows numbered from 1, as people count (the page's ``#`` column)."""
+    table.index = range(1, len(table) + 1)
+    return table
+
+
+@solara.component
+def Charts(made: Any) -> None:
+    """The results' charts, made on a thread: a progress line while they are
+    made (solving openings' equilibria), a line saying why there are none."""
+    from . import results
+
+    if made.state == solara.ResultState.FINISHED and not made.value:
+        _p(f"The charts appear once {results.MIN_GAMES} games are finished.", "gw-charts-none")
+    elif made.state == solara.ResultState.FINISHED:
+        for fig in made.value:
+            solara.FigureMatplotlib(fig, format="svg")
+    elif made.state == solara.ResultState.ERROR:
+        _p(f"The charts could not be made: {escape(str(made.error)[:80])}", "gw-charts-none")
+    else:
+        solara.ProgressLinear(True)
+        _p("Making the charts (the openings' equilibria are solved once, then kept)...", "gw-charts-busy")
 
 
 @solara.component
@@ -707,6 +732,9 @@ def Downloads(chosen: list[Room], stem: str) -> None:
     from . import results
 
     with solara.Row(style={"gap": "12px", "flex-wrap": "wrap"}):
+        if len(chosen) == 1:
+            solara.FileDownload(lambda: results.standings_csv(chosen[0]), filename=f"{stem}-standings.csv",
+                                label="Download the standings (CSV)", mime_type="text/csv")
         solara.FileDownload(lambda: results.results_csv(chosen), filename=f"{stem}.csv",
                             label="Download the results (CSV)", mime_type="text/csv")
         solara.FileDownload(lambda: results.saves_zip(chosen), filename=f"{stem.replace('results', 'games')}.zip",
@@ -780,11 +808,10 @@ def ProjectorView(rooms: Rooms) -> None:
 def ProjectorResults(room: Room, version: Any) -> None:
     from . import results
 
-    figs = solara.use_memo(lambda: [f for f in (results.win_rates_figure([room]), results.choices_figure([room]))
-                                    if f is not None], [room.version])
-    solara.DataFrame(results.standings(room), items_per_page=40)
-    for fig in figs:
-        solara.FigureMatplotlib(fig, format="svg")
+    made = solara.use_thread(lambda: [f for f in (results.win_rates_figure([room]), results.choices_figure([room]))
+                                      if f is not None], dependencies=[room.version])
+    solara.DataFrame(results.standings(room).set_index("rank"), items_per_page=40)
+    Charts(made)
 
 
 # -- every page -----------------------------------------------------------------------------------

@@ -232,6 +232,7 @@ class RoomBoard:
         g = self.room_game.game
         mine = set(self.seats) - self.room_game.handed  # type: ignore[attr-defined]
         state["people"] = sorted(mine)
+        state["status"] = self._seat_status(g, mine, state["status"])
         own = {p: m for p, m in g.hidden_submissions().items() if p in mine}
         if own and not state["message"]:
             others = [g.player_label(p) for p in g.players_to_move]
@@ -239,6 +240,21 @@ class RoomBoard:
             state["message"] = f"Your choice: {'; '.join(str(m) for m in own.values())}{wait} ({g.secrecy_rule})."
             state["message_kind"] = "info"
         return state
+
+    def _seat_status(self, g: Any, mine: set[int], status: str) -> str:
+        """The status as this page's seat reads it: ``Your move.`` and the
+        game's status when the seat is to move; ``Ann (X) is to move: wait
+        for Ann.`` when another seat is (never the game's "Player 1 (X), it's
+        your turn" on the other student's page); the game's status once over."""
+        to_move = list(g.players_to_move)
+        if g.is_over or not to_move:
+            return status
+        if any(p in mine for p in to_move):
+            return f"Your move. {status}"
+        room, rg = self.room, self.room_game
+        names = [room.player_name(rg, p) for p in to_move]
+        who = " and ".join(f"{name} ({g.players[p]})" for name, p in zip(names, to_move, strict=True))
+        return f"{who} {'is' if len(to_move) == 1 else 'are'} to move: wait for {' and '.join(names)}."
 
     def close(self) -> None:
         """Stop following the game, and close the board."""

@@ -45,7 +45,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.game import Game
-from .names import MAX_NAME, clean_name, look_alike
+from . import openings
+from .names import MAX_NAME, clean_name, clean_student_id, look_alike
 from .store import Store, StoreError
 
 __all__ = ["AGENT", "CODE_ALPHABET", "JOIN_LIMITS", "MAX_NAME", "PAIRINGS", "Room", "RoomError", "RoomGame",
@@ -101,11 +102,13 @@ class Seat:
         token: the seat token (secret: the only key to this seat).
         name: the display name.
         room: the room's code.
+        student_id: what the student gave at join for grades (``""``: none).
     """
 
     token: str
     name: str
     room: str
+    student_id: str = ""
 
 
 @dataclass
@@ -184,7 +187,8 @@ class Room:
         self.on_change()
 
     # -- students ------------------------------------------------------------
-    def join(self, name: str, *, address: str | None = None, limiter: Callable[[str], bool] | None = None) -> Seat:
+    def join(self, name: str, *, address: str | None = None, limiter: Callable[[str], bool] | None = None,
+             student_id: str = "") -> Seat:
         """Seat a student; with ``"arrival"`` or ``"agent"`` pairing, start their
         game as soon as it has its players (:attr:`players_per_game` students,
         or the student and the agent on every other seat).
@@ -194,14 +198,18 @@ class Room:
             address: the device's network address, for the per-device limit.
             limiter: ``limiter(address)`` is False when that address joined too
                 often (:meth:`Rooms.join_allowed`).
+            student_id: an id for grades, optional
+                (:func:`~gridwidgets.rooms.names.clean_student_id`); the
+                standings' CSV carries it, the pages never show it.
 
         Raises:
             ValueError: for a name that breaks :mod:`~gridwidgets.rooms.names`'
-                rules, or looks like a name already in this room.
+                rules, or looks like a name already in this room; for a
+                student id that is too long or has other characters.
             RoomError: the room is closed or full (``MAX_SEATS``, 400), or
                 joins come too fast (:data:`JOIN_LIMITS`).
         """
-        name = clean_name(name)
+        name, student_id = clean_name(name), clean_student_id(student_id)
         with self._lock:
             if self.closed:
                 raise RoomError("this room is closed: the class has ended")
@@ -212,8 +220,8 @@ class Room:
                 raise RoomError("too many joins from this device: wait a minute, then try again")
             if not self._joins.take():
                 raise RoomError("too many students are joining at once: wait a few seconds, then try again")
-            seat = Seat(secrets.token_urlsafe(16), name, self.code)
-            self.store.add_seat(seat.token, self.code, name)
+            seat = Seat(secrets.token_urlsafe(16), name, self.code, student_id)
+            self.store.add_seat(seat.token, self.code, name, student_id)
             self.seats[seat.token] = seat
             self._changed()
             n = self.players_per_game
@@ -404,7 +412,7 @@ class Room:
         with self._lock:
             seat = self.seat(token)
             self._check_name_free(name, but=token)
-            renamed = Seat(seat.token, name, self.code)
+            renamed = Seat(seat.token, name, self.code, seat.student_id)
             self.store.set_seat(token, name=name, removed=False)
             self.seats[token] = renamed
             self._changed()
@@ -575,6 +583,7 @@ class Room:
 
         game = start_game(self.game_name, self.board)
         game_id = self.store.add_game(self.code, self.round, players, game.to_json(indent=None))
+        openings.prepare(game)  # the results compare the class's first choices with this opening's equilibrium
         return self._attach(game_id, self.round, players, game)
 
     def _attach(self, game_id: int, round_: int, players: list[str], game: Game,
@@ -803,7 +812,7 @@ class Rooms:
                                           bool(r["closed"]))
         for s in data["seats"]:
             room = self._room_of(s["room"], "seat")
-            seat = Seat(s["token"], s["name"], s["room"])
+            seat = Seat(s["token"], s["name"], s["room"], s.get("student_id") or "")
             (room.former if s["removed"] else room.seats)[s["token"]] = seat
         for g in data["games"]:
             room = self._room_of(g["room"], f"game {g['id']}")

@@ -24,7 +24,10 @@ import unicodedata
 from collections.abc import Iterable
 from typing import Any
 
-__all__ = ["MAX_MARKS", "MAX_NAME", "clean_name", "look_alike", "skeleton"]
+__all__ = ["MAX_MARKS", "MAX_NAME", "MAX_STUDENT_ID", "clean_name", "clean_student_id", "look_alike", "skeleton"]
+
+#: the longest student id (for grades) a student may give when joining
+MAX_STUDENT_ID = 32
 
 #: the longest display name, in characters (an emoji sequence counts as one)
 MAX_NAME = 30
@@ -46,6 +49,27 @@ def _counted(ch: str) -> bool:
     if ch in _JOINING or ord(ch) in _TAGS or ord(ch) in _SKIN_TONES:
         return False
     return not unicodedata.category(ch).startswith("M")
+
+
+def clean_student_id(text: Any) -> str:
+    """A student id as given at join (optional: ``""`` for none): NFKC, no
+    spaces around it, at most :data:`MAX_STUDENT_ID` letters, digits and
+    ``-_.@/``, so it reads the same in any spreadsheet.
+
+    Raises:
+        ValueError: not text, too long, or another character (the message
+            quotes nothing of it).
+    """
+    if not isinstance(text, str):
+        raise ValueError("a student id must be text")
+    if len(text) > 4 * MAX_STUDENT_ID:
+        raise ValueError(f"a student id has at most {MAX_STUDENT_ID} characters")
+    text = unicodedata.normalize("NFKC", text).strip()
+    if len(text) > MAX_STUDENT_ID:
+        raise ValueError(f"a student id has at most {MAX_STUDENT_ID} characters")
+    if not all(ch.isalnum() or ch in "-_.@/" for ch in text):
+        raise ValueError("a student id is letters, digits and - _ . @ / only")
+    return text
 
 
 def clean_name(name: Any) -> str:

@@ -19,10 +19,18 @@ import zipfile
 from collections.abc import Sequence
 from typing import Any
 
+from . import openings
 from .model import AGENT, Room
 
-__all__ = ["FORMULA_STARTS", "choices_figure", "results_csv", "results_table", "safe_cell", "saves_zip",
-           "scores_figure", "standings", "win_rates_figure"]
+__all__ = ["FORMULA_STARTS", "MIN_BOX", "MIN_GAMES", "NEUTRAL", "choices_figure", "results_csv", "results_table",
+           "safe_cell", "saves_zip", "scores_figure", "standings", "standings_csv", "win_rates_figure"]
+
+#: the finished games a chart needs before it means something (fewer: no chart, and the page says so)
+MIN_GAMES = 3
+#: the values a box of the scores chart needs (fewer: the games as dots only)
+MIN_BOX = 5
+#: the charts' colours: greys, none of them a player's (no seat's colour set against the others)
+NEUTRAL = {"dark": "#1f2937", "mid": "#9ca3af", "light": "#e5e7eb", "edge": "#4b5563"}
 
 
 def _rows(rooms: Sequence[Room]) -> list[dict[str, Any]]:
@@ -87,18 +95,41 @@ def results_csv(rooms: Sequence[Room]) -> str:
     return table.to_csv(index=False)
 
 
+def _seat_labels(room: Room) -> list[str]:
+    """``Player 1 (X)``, ...: the seats of the room's game."""
+    if room.games:
+        g = room.games[0].game
+    else:
+        from ..menu import start_game
+
+        g = start_game(room.game_name, room.board)
+    return [g.player_label(p) for p in range(len(g.players))]
+
+
 def standings(room: Room) -> Any:
-    """The students of ``room``, best first: games ``played`` (finished), ``won``,
-    ``drawn``, ``lost`` and ``points`` (1 a win, 1/2 a draw or shared win).
+    """The students of ``room``, best first, ranked from 1: games ``played``
+    (finished), ``won``, ``drawn``, ``lost`` and ``points`` (1 a win, 1/2 a
+    draw or shared win), then per seat (``points as Player 1 (X)``, ...):
+    the games played and the points made in that seat, since who moves first
+    matters. Students level on points and wins share a rank.
 
     Returns:
-        a :class:`pandas.DataFrame` with the columns ``name``, ``played``, ``won``,
-        ``drawn``, ``lost``, ``points``, one row per seat.
+        a :class:`pandas.DataFrame` with the columns ``rank``, ``name``,
+        ``student id`` (given at join, for grades; ``""`` for none),
+        ``played``, ``won``, ``drawn``, ``lost``, ``points``, then
+        ``played as <seat>`` and ``points as <seat>`` for each seat; one
+        row per student (an agent's seat is not a student).
     """
     import pandas as pd
 
-    table = {t: {"name": s.name, "played": 0, "won": 0, "drawn": 0, "lost": 0, "points": 0.0}
+    seats = _seat_labels(room)
+    by_seat = [c for label in seats for c in (f"played as {label}", f"points as {label}")]
+    columns = ["name", "student id", "played", "won", "drawn", "lost", "points", *by_seat]
+    table = {t: dict.fromkeys(columns, 0) | {"name": s.name, "student id": s.student_id, "points": 0.0}
              for t, s in room.seats.items()}
+    for row in table.values():
+        for label in seats:
+            row[f"points as {label}"] = 0.0
     for rg in list(room.games):
         g = rg.game
         with g.lock:
@@ -110,16 +141,25 @@ def standings(room: Room) -> Any:
                 continue
             row = table[token]
             row["played"] += 1
-            if p in winners and len(winners) == 1:
-                row["won"] += 1
-                row["points"] += 1.0
-            elif p in winners:
-                row["drawn"] += 1
-                row["points"] += 0.5
-            else:
-                row["lost"] += 1
-    frame = pd.DataFrame(list(table.values()), columns=["name", "played", "won", "drawn", "lost", "points"])
-    return frame.sort_values(["points", "won", "name"], ascending=[False, False, True], ignore_index=True)
+            row[f"played as {seats[p]}"] += 1
+            points = 1.0 if winners == (p,) else 0.5 if p in winners else 0.0
+            row["won" if points == 1.0 else "drawn" if points else "lost"] += 1
+            row["points"] += points
+            row[f"points as {seats[p]}"] += points
+    frame = pd.DataFrame(list(table.values()), columns=columns)
+    frame = frame.sort_values(["points", "won", "name"], ascending=[False, False, True], ignore_index=True)
+    level = frame[["points", "won"]].apply(tuple, axis=1) if len(frame) else frame["points"]
+    frame.insert(0, "rank", [1 + list(level).index(v) for v in level] if len(frame) else [])
+    return frame
+
+
+def standings_csv(room: Room) -> str:
+    """:func:`standings` as CSV text, one line per student, every text cell
+    safe to open in a spreadsheet (:func:`safe_cell`)."""
+    table = standings(room)
+    for column in ("name", "student id"):
+        table[column] = table[column].map(safe_cell)
+    return table.to_csv(index=False)
 
 
 def _finished(rooms: Sequence[Room]) -> list[tuple[Room, Any]]:
@@ -132,56 +172,59 @@ def _finished(rooms: Sequence[Room]) -> list[tuple[Room, Any]]:
     return out
 
 
-def _axes(empty: bool) -> tuple[Any, Any]:
-    """A figure of one panel for the results page; ``empty``: it says so and has no axes drawn."""
+def _axes() -> tuple[Any, Any]:
+    """A figure of one panel for the results page."""
     from matplotlib.figure import Figure
 
     fig = Figure(figsize=(5.5, 3.2), layout="constrained")
-    ax = fig.add_subplot()
-    if empty:
-        ax.text(0.5, 0.5, "no finished game yet", ha="center", va="center", transform=ax.transAxes)
-        ax.set_axis_off()
-    return fig, ax
+    return fig, fig.add_subplot()
 
 
-def win_rates_figure(rooms: Sequence[Room]) -> Any:
+def win_rates_figure(rooms: Sequence[Room]) -> Any | None:
     """Win, draw and loss rates by seat (player id: who moves first matters)
-    over the finished games of ``rooms``: one stacked bar per seat.
+    over the finished games of ``rooms``: one stacked bar per seat, in
+    greys (:data:`NEUTRAL`: no seat's colour against the others).
 
     Returns:
-        a :class:`matplotlib.figure.Figure`; its title says how many games.
+        a :class:`matplotlib.figure.Figure` (its title says how many games),
+        or ``None`` before :data:`MIN_GAMES` games are finished (a rate of one
+        game means nothing).
     """
     games = [g for _room, g in _finished(rooms)]
-    fig, ax = _axes(empty=not games)
-    if not games:
-        return fig
+    if len(games) < MIN_GAMES:
+        return None
+    fig, ax = _axes()
     n = len(games[0].players)
     labels = [games[0].player_label(p) for p in range(n)]
     won = [sum(1 for g in games if g.winners == (p,)) / len(games) for p in range(n)]
     drawn = [sum(1 for g in games if p in g.winners and len(g.winners) > 1) / len(games) for p in range(n)]
     lost = [1 - w - d for w, d in zip(won, drawn, strict=True)]
-    ax.bar(labels, won, color="#2563eb", label="won")
-    ax.bar(labels, drawn, bottom=won, color="#9ca3af", label="drawn or shared")
-    ax.bar(labels, lost, bottom=[w + d for w, d in zip(won, drawn, strict=True)], color="#dc2626", label="lost")
+    edge = {"edgecolor": NEUTRAL["edge"], "linewidth": 0.8}
+    ax.bar(labels, won, color=NEUTRAL["dark"], label="won", **edge)
+    ax.bar(labels, drawn, bottom=won, color=NEUTRAL["mid"], label="drawn or shared", **edge)
+    ax.bar(labels, lost, bottom=[w + d for w, d in zip(won, drawn, strict=True)], color=NEUTRAL["light"],
+           label="lost", **edge)
     ax.set_ylim(0, 1)
     ax.set_ylabel("share of games")
-    ax.set_title(f"Results by seat, {len(games)} finished game{'s' if len(games) != 1 else ''}")
+    ax.set_title(f"Results by seat, {len(games)} finished games")
     ax.legend(loc="upper right", fontsize="small")
     return fig
 
 
-def scores_figure(rooms: Sequence[Room]) -> Any:
+def scores_figure(rooms: Sequence[Room]) -> Any | None:
     """Each seat's final score (what the game's ``scores`` count, its
-    ``score_label``) by board, over the finished games of ``rooms``: a box
-    per seat and board, the games as dots.
+    ``score_label``) by board, over the finished games of ``rooms``: the
+    games as dots, with a box per seat and board that has at least
+    :data:`MIN_BOX` of them.
 
     Returns:
-        a :class:`matplotlib.figure.Figure`.
+        a :class:`matplotlib.figure.Figure`, or ``None`` before
+        :data:`MIN_GAMES` games are finished.
     """
     done = _finished(rooms)
-    fig, ax = _axes(empty=not done)
-    if not done:
-        return fig
+    if len(done) < MIN_GAMES:
+        return None
+    fig, ax = _axes()
     first = done[0][1]
     n = len(first.players)
     boards = sorted({room.board for room, _g in done})
@@ -190,27 +233,17 @@ def scores_figure(rooms: Sequence[Room]) -> Any:
         for p in range(n):
             data.append([g.scores[p] for room, g in done if room.board == board])
             labels.append(f"{first.player_label(p)}\n{board}" if len(boards) > 1 else first.player_label(p))
-    ax.boxplot(data, tick_labels=labels)
+    boxed = [i for i, values in enumerate(data, start=1) if len(values) >= MIN_BOX]
+    if boxed:
+        ax.boxplot([data[i - 1] for i in boxed], positions=boxed, widths=0.5,
+                   medianprops={"color": NEUTRAL["dark"]}, boxprops={"color": NEUTRAL["edge"]})
     for i, values in enumerate(data, start=1):
-        ax.plot([i] * len(values), values, "o", color="#2563eb", alpha=0.5, markersize=4)
+        ax.plot([i] * len(values), values, "o", color=NEUTRAL["dark"], alpha=0.5, markersize=4)
+    ax.set_xticks(range(1, len(data) + 1), labels)
+    ax.set_xlim(0.5, len(data) + 0.5)
     ax.set_ylabel(type(first).score_label)
     ax.set_title(f"{type(first).score_label} by seat" + (" and board" if len(boards) > 1 else ""))
     return fig
-
-
-#: equilibria of opening positions already solved, by game class and save file
-_EQUILIBRIA: dict[tuple[str, str], Any] = {}
-
-
-def _opening_equilibrium(game: Any) -> Any:
-    from ..analysis import equilibrium
-
-    opening = game.copy()
-    opening.goto(0)
-    key = (type(opening).__name__, opening.to_json(indent=None))
-    if key not in _EQUILIBRIA:
-        _EQUILIBRIA[key] = equilibrium(opening)
-    return _EQUILIBRIA[key]
 
 
 def choices_figure(rooms: Sequence[Room]) -> Any | None:
@@ -220,7 +253,8 @@ def choices_figure(rooms: Sequence[Room]) -> Any | None:
     (:func:`gridwidgets.analysis.equilibrium`, von Neumann's minimax for a
     zero-sum node), averaged over the games' openings (a setup drawn by chance
     gives each game its own). One panel per player; each opening is solved
-    once (cached).
+    once per server, as soon as its room starts the game
+    (:mod:`gridwidgets.rooms.openings`).
 
     Returns:
         a :class:`matplotlib.figure.Figure`, or ``None`` when no game of
@@ -241,7 +275,7 @@ def choices_figure(rooms: Sequence[Room]) -> Any | None:
             steps = game.steps
             if len(game.players) != 2 or not steps or not isinstance(steps[0].decision, JointMove):
                 continue
-            eq = _opening_equilibrium(game)
+            eq = openings.equilibrium(game)
             n += 1
             label = game.player_label
             for p, move in zip(steps[0].decision.players, steps[0].decision.moves, strict=True):
@@ -258,8 +292,10 @@ def choices_figure(rooms: Sequence[Room]) -> Any | None:
         shares = [chosen[p].count(name) / n for name in names]
         mix = [expected[p].get(name, 0.0) / n for name in names]
         xs = range(len(names))
-        ax.bar([x - 0.2 for x in xs], shares, width=0.4, color="#2563eb", label=f"chosen ({n} games)")
-        ax.bar([x + 0.2 for x in xs], mix, width=0.4, color="#f59e0b", label="equilibrium")
+        ax.bar([x - 0.2 for x in xs], shares, width=0.4, color=NEUTRAL["dark"], edgecolor=NEUTRAL["edge"],
+               label=f"chosen ({n} games)")
+        ax.bar([x + 0.2 for x in xs], mix, width=0.4, color=NEUTRAL["light"], edgecolor=NEUTRAL["edge"],
+               hatch="//", label="equilibrium")
         ax.set_xticks(list(xs), names, rotation=45 if len(names) > 5 else 0)
         ax.set_ylim(0, 1)
         ax.set_ylabel("share of games")

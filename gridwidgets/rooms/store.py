@@ -43,7 +43,7 @@ __all__ = ["APPLICATION_ID", "SCHEMA_VERSION", "Store", "StoreError", "backup"]
 #: ``PRAGMA application_id`` of a rooms database ("gwRm"): another program's SQLite file is told apart
 APPLICATION_ID = 0x6777526D
 #: the schema this version writes (``PRAGMA user_version``); 1 was the first, with no application id
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 #: seconds between two checkpoints while the class is being written
 CHECKPOINT_EVERY = 30.0
 _HEADER = b"SQLite format 3\x00"
@@ -71,7 +71,8 @@ CREATE TABLE IF NOT EXISTS seats (
     room TEXT NOT NULL REFERENCES rooms(code),
     name TEXT NOT NULL,
     joined REAL NOT NULL,
-    removed INTEGER NOT NULL DEFAULT 0
+    removed INTEGER NOT NULL DEFAULT 0,
+    student_id TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE IF NOT EXISTS games (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -94,6 +95,8 @@ _MIGRATE_1 = [
     "ALTER TABLE seats ADD COLUMN removed INTEGER NOT NULL DEFAULT 0",
     "ALTER TABLE games ADD COLUMN handed TEXT NOT NULL DEFAULT '[]'",
 ]
+#: schema 2 -> 3: a seat's student id, given at join for grades
+_MIGRATE_2 = ["ALTER TABLE seats ADD COLUMN student_id TEXT NOT NULL DEFAULT ''"]
 
 
 class StoreError(ValueError):
@@ -230,6 +233,9 @@ class Store:
                 if version <= 1:
                     for sql in _MIGRATE_1:
                         db.execute(sql)
+                if version <= 2:
+                    for sql in _MIGRATE_2:
+                        db.execute(sql)
                 db.execute(f"PRAGMA application_id={APPLICATION_ID}")
                 db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
                 db.execute("COMMIT")
@@ -308,10 +314,10 @@ class Store:
                 self._db.execute("ROLLBACK")
                 raise
 
-    def add_seat(self, token: str, room: str, name: str) -> None:
-        """Record a student's seat in a room."""
-        self._write("INSERT INTO seats (token, room, name, joined) VALUES (?, ?, ?, ?)",
-                    (token, room, name, time.time()))
+    def add_seat(self, token: str, room: str, name: str, student_id: str = "") -> None:
+        """Record a student's seat in a room (``student_id``: given at join for grades, or ``""``)."""
+        self._write("INSERT INTO seats (token, room, name, joined, student_id) VALUES (?, ?, ?, ?, ?)",
+                    (token, room, name, time.time(), student_id))
 
     def set_seat(self, token: str, *, name: str, removed: bool) -> None:
         """Record a seat's display name and whether the teacher removed it."""

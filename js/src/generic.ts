@@ -662,7 +662,7 @@ export function withGeneric(layer: GameLayer): GameLayer {
       g.update!(board, s);
       own.update?.(board, s);
     },
-    activate: (board, s, i) => own.activate?.(board, s, i) === true || g.activate!(board, s, i),
+    activate: (board, s, i, how) => own.activate?.(board, s, i, how) === true || g.activate!(board, s, i, how),
     key: (board, s, ev) => own.key?.(board, s, ev) === true || g.key!(board, s, ev),
     point: own.point,
   };

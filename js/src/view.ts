@@ -11,7 +11,7 @@ import { AgentControls } from "./agents";
 import { BoardView } from "./board";
 import { html, setAttr, uid } from "./dom";
 import { withGeneric } from "./generic";
-import { layerFor, type GameLayer } from "./games/layer";
+import { layerFor, type Activation, type GameLayer } from "./games/layer";
 import { HintsView } from "./hints";
 import { HistoryView } from "./history";
 import { boardKey, keepKeys } from "./keys";
@@ -106,6 +106,8 @@ export class GridView {
   private echoFrom = -1;
   /** The last short status Python sent as a message of its own, and the position it was said at. */
   private status: { message: string; kind: string; version: number } | null = null;
+  /** The kind of the last pointer that went down on the board ("touch": a tap previews before it plays). */
+  private lastPointer = "mouse";
   /** The window's resize is followed (fit="screen" or "big"). */
   private fitting = false;
   private readonly cleanups: Array<() => void> = [];
@@ -258,9 +260,12 @@ export class GridView {
       if (i < 0) return;
       this.board.setFocus(i);
       this.pointAt(i);
-      this.activate(i);
+      this.activate(i, this.lastPointer === "touch" ? "touch" : "mouse");
     });
-    on(boardEl, "pointerdown", () => boardEl.classList.remove("gw-kbd"));
+    on(boardEl, "pointerdown", (ev) => {
+      boardEl.classList.remove("gw-kbd");
+      this.lastPointer = (ev as PointerEvent).pointerType || "mouse";
+    });
     // The cell pointed at, for layers that preview a move (a shape to place).
     on(boardEl, "pointermove", (ev) => {
       if (!this.layer.point) return;
@@ -298,10 +303,10 @@ export class GridView {
   }
 
   /** A click on cell `i`, or Enter on it: the layer's own intent, else play the cell. */
-  private activate(i: number): void {
+  private activate(i: number, how: Activation = "key"): void {
     const s = this.state;
     if (!s) return;
-    if (this.layer.activate?.(this.board, s, i)) return;
+    if (this.layer.activate?.(this.board, s, i, how)) return;
     const r = Math.floor(i / s.cols);
     const c = i % s.cols;
     const move = this.board.notation(r, c);

@@ -91,11 +91,12 @@ class RoomsServer:
         self.stop()
 
 
-def join(browser, server: RoomsServer, code: str, name: str, timeout: float = 30.0, before=None):
+def join(browser, server: RoomsServer, code: str, name: str, timeout: float = 30.0, before=None, touch=False):
     """A new browser context (a student's device) joining room ``code`` as ``name``;
     returns its page once it is seated (the seat token in its address).
-    ``before(page)`` runs before the page opens (to listen to its traffic)."""
-    ctx = browser.browser.new_context(viewport={"width": 1280, "height": 720})
+    ``before(page)`` runs before the page opens (to listen to its traffic);
+    ``touch``: a touch screen (``page.tap``)."""
+    ctx = browser.browser.new_context(viewport={"width": 1280, "height": 720}, has_touch=touch)
     ctx.set_default_timeout(timeout * 1000)
     page = ctx.new_page()
     if before is not None:

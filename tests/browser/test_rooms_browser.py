@@ -51,6 +51,17 @@ def teacher_page(browser, server: RoomsServer):
     return page
 
 
+def download_standings(page) -> list[str]:
+    """The standings CSV from the teacher's results: its lines."""
+    if not page.locator(".gw-results").count():
+        page.locator(".gw-show-results").click()
+    button = page.get_by_text("Download the standings")
+    button.wait_for()
+    with page.expect_download() as info:
+        button.click()
+    return open(info.value.path(), encoding="utf-8").read().splitlines()
+
+
 def pair_and_teacher(browser, server: RoomsServer):
     """Ann and Bob seated in the server's room (one game), and the teacher's page: ``(code, ann, bob, teacher)``."""
     (code,) = server.codes
@@ -107,10 +118,14 @@ def test_the_join_form_speaks_english_joins_on_enter_and_shows_focus(browser, tm
         page.locator(".gw-join").focus()
         outline = page.evaluate("getComputedStyle(document.querySelector('.gw-join')).outlineStyle")
         assert outline == "solid", f"the focused Join button shows no outline: {outline}"
-        page.locator(".gw-join-name input").press("Enter")
+        page.locator(".gw-join-id input").fill("s-42")  # optional, for grades: only the teacher's CSV has it
+        page.locator(".gw-join-id input").press("Enter")
         page.wait_for_function("location.search.includes('seat=')")
         assert "Nadia" in page.locator(".gw-seat-name").inner_text()
+        assert "s-42" not in page.content()
         ctx.close()
+        teacher = teacher_page(browser, server)
+        assert any(line.startswith("1,Nadia,s-42,") for line in download_standings(teacher))
 
 
 def test_a_move_out_of_turn_or_without_a_seat_token_cannot_be_made(browser, tmp_path):
@@ -179,6 +194,43 @@ def test_bids_stay_secret_across_devices(browser, tmp_path):
         assert step is not None and int(step) >= 1
 
 
+def test_a_placement_on_a_touch_screen_previews_first_and_only_the_placing_seat_has_its_controls(browser, tmp_path):
+    with RoomsServer(tmp_path / "class.sqlite", game="blockfour") as server:
+        (code,) = server.codes
+        pages = [join(browser, server, code, name, touch=True) for name in ("Xavier", "Olga")]
+        for page in pages:
+            wait_version(page, "blockfour", 0)
+        bids: list[str] = []
+        for p, page in enumerate(pages):  # both bid, no card in common: shapes to place (BF-6)
+            if p == 1:  # O picks once X's bid is in (its page redraws then)
+                page.locator('[data-game="blockfour"] [data-role="status"]').filter(has_text="has bid").wait_for()
+            cards = page.locator(f'[data-game="blockfour"] button[data-card][data-player="{p}"]:not([disabled])')
+            hand = sorted({cards.nth(i).get_attribute("data-card") for i in range(cards.count())} - set(bids))
+            for card in hand[:2]:
+                page.locator(f'[data-game="blockfour"] button[data-card="{card}"][data-player="{p}"]').click()
+                bids.append(card)
+            page.locator('[data-game="blockfour"] .bf-lock').click()
+        for page in pages:
+            page.locator('[data-game="blockfour"] [data-role="place"]').wait_for()
+        rotate = '[data-game="blockfour"] [data-role="place"] [data-action="rotate"]'
+        placing = [page for page in pages if page.locator(rotate).is_visible()]
+        assert len(placing) == 1, "exactly the placing seat's page shows Rotate"
+        waiting = pages[1 - pages.index(placing[0])]
+        assert waiting.locator(rotate).is_hidden()
+        waiting.locator('[data-game="blockfour"] [data-role="place"]').filter(has_text="wait for their move").wait_for()
+        waiting.locator('[data-game="blockfour"] [data-role="status"]').filter(has_text="wait for").wait_for()
+        page = placing[0]
+        page.locator('[data-game="blockfour"] [data-role="status"]').filter(has_text="Your move.").wait_for()
+        version = page.locator('[data-game="blockfour"]').get_attribute("data-version")
+        cell = page.locator('[data-game="blockfour"] [data-cell="E5"]')
+        cell.tap()  # the first tap shows the shape there, and plays nothing
+        page.locator('[data-game="blockfour"] .bf-preview.is-legal').wait_for()
+        assert page.locator('[data-game="blockfour"]').get_attribute("data-version") == version
+        cell.tap()  # the second tap on it places the shape
+        page.wait_for_function("(v) => document.querySelector('[data-game=\"blockfour\"]').dataset.version !== v",
+                               arg=version)
+
+
 def test_a_reloaded_page_comes_back_to_its_seat_and_a_restarted_server_has_every_game(browser, tmp_path):
     server = RoomsServer(tmp_path / "class.sqlite", game="gridlock", board="4x4")
     server.start()
@@ -206,6 +258,10 @@ def test_a_reloaded_page_comes_back_to_its_seat_and_a_restarted_server_has_every
         assert pages[1].url == url and "Bob" in pages[1].locator(".gw-seat-name").inner_text()
         saved = download_games(teacher)
         assert len(saved) == 3 and "games.json" in saved  # two save files, and the players' names
+        standings = download_standings(teacher)
+        assert standings[0].startswith("rank,name,student id,played,won,drawn,lost,points,played as Player 1 (X),")
+        assert len(standings) == 5 and all(line.startswith("1,") for line in standings[1:])  # nobody finished
+        teacher.locator(".gw-charts-none").filter(has_text="once 3 games are finished").first.wait_for()
         for page in (pages[0], pages[1], teacher):
             page.evaluate("window.__beforeRestart = true")
         server.kill()  # by PID, SIGKILL: mid-class
@@ -221,6 +277,7 @@ def test_a_reloaded_page_comes_back_to_its_seat_and_a_restarted_server_has_every
                                    "window.solara.debug.connectionStatus === 'connected'", timeout=90_000)
         teacher.locator(".gw-room-panel").wait_for(timeout=60_000)
         assert download_games(teacher) == saved  # every game identical (to_json)
+        assert download_standings(teacher) == standings  # the standings too
         for page in (pages[0], pages[1]):
             wait_version(page, "gridlock", 3, timeout=60_000)
             assert page.locator(".gw-reconnect").is_hidden()

@@ -270,6 +270,8 @@ interface View {
   shapeKey: string;
   /** The cell pointed at (-1: none). */
   hover: number;
+  /** `version:cell` of a tap that showed the shape there (touch: the next tap on it places) */
+  armed: string;
 }
 
 const views = new WeakMap<Board, View>();
@@ -321,7 +323,7 @@ function buildView(board: Board): View {
   const view: View = {
     board, el: own, bidBar, bidHand, bidHandKey: "", bidText, bidPick, lock, placeBar, placeText, placeShape, placeShapeKey: "", placeNote,
     rotate, mirror, reveal, revealKey: "", previewG,
-    picked: [], pickKey: "", turn: 0, mirrored: false, shapeKey: "", hover: -1,
+    picked: [], pickKey: "", turn: 0, mirrored: false, shapeKey: "", hover: -1, armed: "",
   };
   views.set(board, view);
 
@@ -451,7 +453,8 @@ function drawBid(view: View, s: GameState, e: BfExtra): void {
 function placer(s: GameState, e: BfExtra): number | null {
   if (s.is_over || e.phase !== "place" || !e.toPlace) return null;
   const p = s.current_player ?? e.toPlace.player;
-  if (p === null || p < 0 || s.seats[p]) return null;
+  // an agent's seat, or a seat played from another page (a room's): not this page's to place
+  if (p === null || p < 0 || s.seats[p] || !s.people.includes(p)) return null;
   return p;
 }
 
@@ -548,9 +551,9 @@ function drawPlace(view: View, s: GameState, e: BfExtra): void {
   }
   const tp = e.toPlace;
   const name = playerName(s, tp.player);
-  setText(view.placeText, who === null
-    ? `${name} (agent) places ${tp.shape}`
-    : `${name} places ${tp.shape}: point at the board, click to place`);
+  setText(view.placeText, who !== null
+    ? `${name} places ${tp.shape}: point at the board, click to place`
+    : s.seats[tp.player] ? `${name} (agent) places ${tp.shape}` : `${name} places ${tp.shape}: wait for their move`);
   setAttr(view.placeBar, "class", `bf-bar bf-place ${playerClass(tp.player)}`);
   const offs = orientationOf(view, e);
   const key = `${tp.shape}|${view.mirrored}|${view.turn}|${JSON.stringify(offs)}`;
@@ -559,8 +562,9 @@ function drawPlace(view: View, s: GameState, e: BfExtra): void {
     view.placeShape.replaceChildren();
     if (offs) view.placeShape.appendChild(shapeIcon(offs, 9, "bf-shape bf-orient-shape"));
   }
-  view.rotate.disabled = who === null;
-  view.mirror.disabled = who === null;
+  // what this page cannot use is not shown (another seat's placement)
+  view.rotate.hidden = who === null;
+  view.mirror.hidden = who === null;
   setAttr(view.mirror, "aria-pressed", String(view.mirrored));
   // the orientation shown: an index into orientations[shape].rot (or .mir)
   setAttr(view.placeBar, "data-turn", String(view.turn));
@@ -674,12 +678,20 @@ export const blockfourLayer: GameLayer = {
 
   update,
 
-  activate(board, s, i) {
+  activate(board, s, i, how) {
     const view = views.get(board);
     const e = extraOf(s);
     if (!view || placer(s, e) === null) return false;
+    // a tap on a touch screen first shows the shape there (no pointer hovers a touch screen);
+    // a second tap on the same cell places it, a tap elsewhere moves it
+    const armed = view.armed === `${s.version}:${i}`;
     view.hover = i;
     drawPreview(view, s, e);
+    if (how === "touch" && !armed) {
+      view.armed = `${s.version}:${i}`;
+      return true;
+    }
+    view.armed = "";
     const p = currentPreview(view, s, e, i);
     if (!p) return false;
     // sent also when not legal: Python answers with the rule that forbids it

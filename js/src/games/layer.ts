@@ -12,6 +12,9 @@
 import type { GameState } from "../types";
 
 /** What the shared view offers a layer. Coordinates are SVG user units (= CSS px at full size). */
+/** How a cell was activated: a mouse or pen click, a tap on a touch screen, or a key (Enter, Space). */
+export type Activation = "mouse" | "touch" | "key";
+
 export interface Board {
   /** The state currently shown. */
   readonly state: GameState;
@@ -91,11 +94,12 @@ export interface GameLayer {
    */
   legalCells?(s: GameState): string[];
   /**
-   * A click on cell `i`, or Enter / Space with the focus ring on it. Return
-   * true when the layer sent its own intent; false lets the shared view send
-   * `{type: "play", move: <the cell>}`.
+   * A click on cell `i` (`how`: "mouse", or "touch" for a tap), or Enter /
+   * Space with the focus ring on it ("key"). Return true when the layer sent
+   * its own intent (or kept the activation, as a first tap that previews);
+   * false lets the shared view send `{type: "play", move: <the cell>}`.
    */
-  activate?(board: Board, s: GameState, i: number): boolean;
+  activate?(board: Board, s: GameState, i: number, how?: Activation): boolean;
   /**
    * The position as it would look once the player to move plays cell `i`
    * (only cell `i` need be right), painted at once on a click while Python

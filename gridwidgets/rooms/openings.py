@@ -1,0 +1,117 @@
+"""The equilibrium of a game's opening, computed once per opening and ahead of time.
+
+The results page compares what a class chose at a game's opening
+simultaneous node with its equilibrium mix
+(:func:`gridwidgets.analysis.equilibrium`, von Neumann's minimax). An
+opening is solved once per server (the cache is keyed by the opening
+position itself, not by the moves played after it), and a room asks for it
+as soon as it starts a game (:func:`prepare`, on one background thread), so
+the results are ready when the teacher opens them.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import threading
+from concurrent.futures import Future
+from typing import Any
+
+from ..core.game import Game
+
+__all__ = ["MAX_OPENINGS", "equilibrium", "key", "opens_with_a_choice", "prepare"]
+
+#: the most openings kept (a game whose setup is drawn by chance has one per setup)
+MAX_OPENINGS = 256
+
+_lock = threading.Lock()
+_solved: dict[str, Any] = {}
+_running: dict[str, Future[Any]] = {}
+_todo: queue.Queue[tuple[str, Game, Future[Any]]] = queue.Queue()
+_worker: threading.Thread | None = None
+
+
+def _work() -> None:
+    """The background thread (a daemon: it never holds up the end of the process)."""
+    while True:
+        k, opening, future = _todo.get()
+        try:
+            future.set_result(_solve(k, opening))
+        except Exception as exc:  # the asker gets the error; the thread goes on
+            with _lock:
+                _running.pop(k, None)
+            future.set_exception(exc)
+
+
+def opens_with_a_choice(game: Game) -> bool:
+    """True if ``game``'s first position is a simultaneous node of two players."""
+    opening = game.copy()
+    if opening.step_count:
+        opening.goto(0)
+    return len(opening.players) == 2 and opening.is_simultaneous_node()
+
+
+def key(game: Game) -> str:
+    """The opening of ``game`` as text: its save file at step 0 without the
+    moves after it (two games with the same setup share it)."""
+    opening = game.copy()
+    if opening.step_count or opening.pending:
+        opening.goto(0)
+    data = {k: v for k, v in opening.to_dict().items() if k not in ("future", "board")}
+    return json.dumps(data, sort_keys=True)
+
+
+def _solve(text_key: str, opening: Game) -> Any:
+    from ..analysis import equilibrium as solve
+
+    result = solve(opening)
+    with _lock:
+        if len(_solved) < MAX_OPENINGS:
+            _solved[text_key] = result
+        _running.pop(text_key, None)
+    return result
+
+
+def equilibrium(game: Game) -> Any:
+    """The equilibrium of ``game``'s opening (an :class:`~gridwidgets.analysis.Equilibrium`):
+    from the cache, or waiting for :func:`prepare`'s computation, or computed now."""
+    k = key(game)
+    with _lock:
+        if k in _solved:
+            return _solved[k]
+        running = _running.get(k)
+    if running is not None:
+        return running.result()
+    opening = game.copy()
+    if opening.step_count or opening.pending:
+        opening.goto(0)
+    return _solve(k, opening)
+
+
+def prepare(game: Game) -> None:
+    """Start solving ``game``'s opening on the background thread if it opens
+    with a simultaneous node of two players and is not solved yet (a room
+    calls it when it starts a game). Never blocks; at most one opening is
+    solved at a time."""
+    global _worker
+    if not opens_with_a_choice(game):
+        return
+    k = key(game)
+    opening = game.copy()
+    if opening.step_count or opening.pending:
+        opening.goto(0)
+    with _lock:
+        if k in _solved or k in _running or len(_solved) + len(_running) >= MAX_OPENINGS:
+            return
+        future: Future[Any] = Future()
+        _running[k] = future
+        if _worker is None or not _worker.is_alive():
+            _worker = threading.Thread(target=_work, name="gridwidgets-openings", daemon=True)
+            _worker.start()
+    _todo.put((k, opening, future))
+
+
+def forget() -> None:
+    """Empty the cache (for measurements and tests); computations under way finish."""
+    with _lock:
+        _solved.clear()
