@@ -62,7 +62,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     rooms.add_argument("--game", default=None, help="open a room of this game at start (default: the first game, "
                        "if the file has no room yet); the same choices again reopen that room")
     rooms.add_argument("--board", default=None, help="that room's board (a key of the game's presets)")
-    rooms.add_argument("--pairing", default="arrival", choices=("arrival", "round-robin", "agent"),
+    rooms.add_argument("--pairing", default="arrival", choices=("arrival", "round-robin", "swiss", "agent"),
                        help="how that room pairs its students (default: in arrival order)")
     rooms.add_argument("--agent", default="random", help="who plays a seat without a student: random, greedy, "
                        "mcts-quick or mcts-strong (default random)")

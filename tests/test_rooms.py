@@ -106,6 +106,92 @@ def test_round_robin_meets_everyone_once_over_the_rounds(db):
     assert sum(AGENT in g.players for g in games) == 1
 
 
+def _finish(room, games, winner_of):
+    """Play each of ``games`` to its end so that ``winner_of(game)`` (0 or 1, or None: any) wins, with legal moves
+    (random games from the start until one ends so)."""
+    import random
+
+    rnd = random.Random(0)
+    for rg in games:
+        g, want = rg.game, winner_of(rg)
+        while True:
+            while not g.is_over:
+                g.play(rnd.choice(g.legal_moves()))
+            if want is None or g.winners == (want,):
+                break
+            g.goto(0)
+
+
+def test_swiss_pairs_equal_points_never_twice_balances_who_moves_first_and_rotates_the_agent(db):
+    room = Rooms(Store(db)).create("gridlock", board="4x4", pairing="swiss")
+    seats = [room.join(n) for n in ("Ann", "Bob", "Cy", "Dee", "Eve")]
+    assert room.waiting() == seats  # nobody plays before the teacher starts a round
+    met: set[frozenset[str]] = set()
+    byes: list[str] = []
+    for _ in range(3):
+        games = room.next_round(room.teacher_token)
+        assert sorted(t for g in games for t in g.players if t != AGENT) == sorted(s.token for s in seats)
+        pairs = [g for g in games if AGENT not in g.players]
+        byes += [t for g in games if AGENT in g.players for t in g.players if t != AGENT]
+        for g in pairs:
+            assert frozenset(g.players) not in met, "a rematch while a fresh opponent was free"
+            met.add(frozenset(g.players))
+        _finish(room, games, lambda rg: 0)
+    assert len(set(byes)) == 3, "the agent's game goes to a new student each round"
+    first = {s.token: sum(1 for g in room.games if g.players[0] == s.token) for s in seats}
+    assert max(first.values()) - min(first.values()) <= 2
+
+
+def test_swiss_puts_the_leaders_together(db):
+    room = Rooms(Store(db)).create("gridlock", board="4x4", pairing="swiss")
+    seats = [room.join(n) for n in ("Ann", "Bob", "Cy", "Dee")]
+    first = room.next_round(room.teacher_token)
+    _finish(room, first, lambda rg: 0)
+    winners = {g.players[0] for g in first}
+    second = room.next_round(room.teacher_token)
+    assert frozenset(winners) in {frozenset(g.players) for g in second}, "the two winners meet in round 2"
+    assert len(seats) == 4
+
+
+def test_standings_after_each_round_with_chess_tie_breaks_and_a_cross_table_survive_a_restart(db):
+    from gridwidgets.rooms import results
+
+    room = Rooms(Store(db)).create("gridlock", pairing="round-robin")
+    names = ["Ann", "Bob", "Cy", "Dee"]
+    for n in names:
+        room.join(n)
+    rounds = []
+    for _ in range(3):
+        games = room.next_round(room.teacher_token)
+        rounds.append(games[0].round)
+        _finish(room, games, lambda rg: 0 if rg.id % 3 else 1)  # a mix of first and second movers winning
+    name = {t: s.name for t, s in room.seats.items()}
+    won = [(name[rg.players[rg.game.winner]], name[rg.players[1 - rg.game.winner]], rg.round) for rg in room.games]
+
+    def expected(last):  # by hand: points, Buchholz, Sonneborn-Berger (no draws in Gridlock)
+        games = [(w, lo) for w, lo, r in won if r <= last]
+        pts = {n: sum(1 for w, _ in games if w == n) for n in names}
+        buch = {n: sum(pts[lo if w == n else w] for w, lo in games if n in (w, lo)) for n in names}
+        sb = {n: sum(pts[lo] for w, lo in games if w == n) for n in names}
+        return {n: (pts[n], buch[n], sb[n]) for n in names}
+
+    for last in (rounds[0], rounds[-1]):
+        table = results.standings(room, through_round=last)
+        got = {r["name"]: (r["points"], r["Buchholz"], r["Sonneborn-Berger"]) for _, r in table.iterrows()}
+        assert got == expected(last)
+        keys = list(zip(table["points"], table["Buchholz"], table["Sonneborn-Berger"], strict=True))
+        assert keys == sorted(keys, reverse=True) and table["rank"].iloc[0] == 1
+        assert all(table["rank"][i] == table["rank"][i - 1] for i in range(1, 4) if keys[i] == keys[i - 1])
+    cross = results.crosstable(room)
+    for w, lo, _r in won:
+        assert "1" in cross.loc[w, lo].split() and "0" in cross.loc[lo, w].split()
+    assert list(cross.index) == list(results.standings(room)["name"]) and "agent" not in cross.columns
+    before = results.standings(room)
+    room.store.close()
+    again = Rooms(Store(db)).room(room.code)
+    assert results.standings(again).equals(before)  # standings survive a restart
+
+
 def test_a_restarted_server_finds_every_room_seat_and_game_as_it_was(db):
     store = Store(db)
     rooms = Rooms(store)
@@ -161,7 +247,7 @@ def test_bad_room_choices_and_codes_are_refused(db):
         rooms.create("chess")
     with pytest.raises(RoomError, match="no room"):
         rooms.room("Q" * 10_000)
-    assert set(PAIRINGS) == {"arrival", "round-robin", "agent"}
+    assert set(PAIRINGS) == {"arrival", "round-robin", "swiss", "agent"}
     assert all(name in registry.names() for name in {r.game_name for r in rooms.rooms()})
 
 

@@ -37,11 +37,12 @@ import traitlets
 
 from ..menu import AGENTS, games_menu
 from .board import room_board
-from .model import PAIRINGS, Room, RoomError, RoomGame, Rooms
+from .model import PAIRINGS, ROUND_PAIRINGS, Room, RoomError, RoomGame, Rooms
 from .server import current_rooms, page_info, students_address
 
 #: the pairings as the teacher's menu says them
 PAIRING_LABELS = {"arrival": "Pairs in arrival order", "round-robin": "Round robin (the teacher starts each round)",
+                  "swiss": "Swiss: equal points meet (the teacher starts each round)",
                   "agent": "Each student against an agent"}
 #: seconds between two looks at a room's version (a student's page, the teacher's)
 STUDENT_POLL, TEACHER_POLL = 0.2, 0.5
@@ -338,7 +339,7 @@ def SeatView(room: Room, token: str) -> None:
                        classes=["gw-paused"])
     if rg is None:
         if not room.closed:
-            waiting = ("Waiting for the teacher to start the round." if room.pairing == "round-robin"
+            waiting = ("Waiting for the teacher to start the round." if room.pairing in ROUND_PAIRINGS
                        else "Waiting for an opponent to join…")
             solara.Info(waiting, classes=["gw-waiting"])
         return
@@ -695,12 +696,32 @@ def Results(room: Room, rooms: Rooms, version: Any) -> None:
     made = solara.use_thread(figures, dependencies=[key, scope])
     with solara.Card("Results", classes=["gw-results"]):
         solara.ToggleButtonsSingle(value=scope, values=["room", "every room of this game"], on_value=set_scope)
-        _p("<b>Standings</b>")
-        solara.DataFrame(results.standings(room).set_index("rank"), items_per_page=40)  # "#": the rank, from 1
+        Standings(room)
         Charts(made)
         _p("<b>Every game</b>")
         solara.DataFrame(_from_one(results.results_table(chosen)), items_per_page=20)
         Downloads(chosen, f"results-{room.code}")
+
+
+@solara.component
+def Standings(room: Room) -> None:
+    """The room's standings (after any round, once there are several) and, for
+    a game of two, its cross table."""
+    from . import results
+
+    rounds = sorted({rg.round for rg in room.games})
+    after, set_after = solara.use_state("now")
+    with solara.Row(style={"align-items": "baseline", "gap": "12px"}):
+        _p("<b>Standings</b>")
+        if len(rounds) > 1:
+            solara.Select("after", values=["now", *(f"round {r}" for r in rounds)], value=after,
+                          on_value=set_after, classes=["gw-standings-after"], style={"max-width": "12em"})
+    through = None if after == "now" else int(after.split()[1])
+    solara.DataFrame(results.standings(room, through).set_index("rank"), items_per_page=40)  # "#": the rank
+    cross = results.crosstable(room, through)
+    if cross is not None and len(rounds) > 1:
+        _p("<b>Cross table</b> (the row's results against the column, oldest first: 1 a win, \u00bd a draw)")
+        solara.DataFrame(_from_one(cross.reset_index()), items_per_page=40)
 
 
 def _from_one(table: Any) -> Any:

@@ -16,6 +16,14 @@ seat token, the only key to their seat. Pairings (:data:`PAIRINGS`):
   (:meth:`Room.next_round`); each round pairs everyone by the circle method,
   so over ``n - 1`` rounds (``n`` even) everyone meets everyone once (games of
   more players: the seating turns one place a round).
+- ``"swiss"``: nobody plays until the teacher starts a round; each round
+  pairs students in order of points, each meeting the best placed opponent
+  not met before that still lets everyone else be paired (a depth-first
+  search within :data:`SWISS_TRIES` tries; else the nearest in points,
+  rematches allowed); of a pair, the one who moved first less often moves
+  first; with an odd count the lowest placed student who has not played
+  the agent yet plays it (two-player games; with more players a game it
+  seats students in order of points).
 - ``"agent"``: each student plays the room's agent (every other seat), as player 0.
 
 Seats left over in a round go to the agent; the teacher can also start the
@@ -49,11 +57,13 @@ from . import openings
 from .names import MAX_NAME, clean_name, clean_student_id, look_alike
 from .store import Store, StoreError
 
-__all__ = ["AGENT", "CODE_ALPHABET", "JOIN_LIMITS", "MAX_NAME", "PAIRINGS", "Room", "RoomError", "RoomGame",
-           "Rooms", "Seat"]
+__all__ = ["AGENT", "CODE_ALPHABET", "JOIN_LIMITS", "MAX_NAME", "PAIRINGS", "ROUND_PAIRINGS", "Room", "RoomError",
+           "RoomGame", "Rooms", "Seat"]
 
 #: how a room pairs its students (see the module's text)
-PAIRINGS = ("arrival", "round-robin", "agent")
+PAIRINGS = ("arrival", "round-robin", "swiss", "agent")
+#: the pairings in which nobody plays until the teacher starts a round
+ROUND_PAIRINGS = ("round-robin", "swiss")
 #: the player entry of a seat held by the room's agent
 AGENT = "agent"
 #: the letters of a room code: no 0/O, 1/I/L, easy to read aloud and type
@@ -352,12 +362,55 @@ class Room:
                 groups = [[t] + [AGENT] * (n - 1) for t in tokens]
             elif self.pairing == "round-robin" and n == 2:
                 groups = _circle(tokens, self.round - 1)
+            elif self.pairing == "swiss":
+                groups = self._swiss(tokens, n)
+                return [self._new_game(group) for group in groups]
             else:
                 if self.pairing == "round-robin":  # more than two a game: turn the seating one place a round
                     k = (self.round - 1) % max(1, len(tokens))
                     tokens = tokens[k:] + tokens[:k]
                 groups = _groups(tokens, n)
             return [self._new_game(self._orient(group)) for group in groups]
+
+    def points(self) -> dict[str, float]:
+        """Each seat's points over the room's finished games (1 a win, 1/2 a
+        draw or shared win), by seat token (what Swiss pairing sorts by)."""
+        out = dict.fromkeys(self.seats, 0.0)
+        for rg in list(self.games):
+            with rg.game.lock:
+                if not rg.game.is_over:
+                    continue
+                winners = tuple(rg.game.winners)
+            for p, token in enumerate(rg.players):
+                if token in out:
+                    out[token] += 1.0 if winners == (p,) else 0.5 if p in winners else 0.0
+        return out
+
+    def _swiss(self, tokens: list[str], n: int) -> list[list[str]]:
+        """A round of greedy Swiss pairing (see the module docstring)."""
+        points = self.points()
+        order = sorted(tokens, key=lambda t: -points.get(t, 0.0))  # stable: join order among equals
+        if n != 2:
+            return _groups(order, n)
+        met: dict[str, set[str]] = {t: set() for t in tokens}
+        first = dict.fromkeys(tokens, 0)
+        byes: set[str] = set()
+        for rg in self.games:
+            a, b = rg.players[0], rg.players[-1]
+            met.setdefault(a, set()).add(b)
+            met.setdefault(b, set()).add(a)
+            first[a] = first.get(a, 0) + 1
+            if AGENT in rg.players:
+                byes.update(t for t in rg.players if t != AGENT)
+        bye = None
+        if len(order) % 2:  # the lowest placed student who has not played the agent yet
+            bye = next((t for t in reversed(order) if t not in byes), order[-1])
+            order.remove(bye)
+        matched = _fresh_pairs(order, met)
+        if matched is None:  # no pairing without a rematch (or too long to find): the nearest in points
+            matched = [[order[i], order[i + 1]] for i in range(0, len(order), 2)]
+        pairs = [[a, b] if first.get(a, 0) <= first.get(b, 0) else [b, a] for a, b in matched]  # who moved first less
+        return pairs + ([[bye, AGENT]] if bye is not None else [])
 
     def _orient(self, group: list[str]) -> list[str]:
         """``group`` turned so that the seating it had least often before comes
@@ -835,6 +888,35 @@ class Rooms:
             raise StoreError(f"{self.store.path}: a {what} of room {str(code)[:8]!r}, which is not in the file: the "
                              "file is damaged; restore the class from its backup (--backup), or pass another --db")
         return room
+
+
+#: the most tries :func:`_fresh_pairs` makes before it gives up (bounded time for any class)
+SWISS_TRIES = 20_000
+
+
+def _fresh_pairs(order: list[str], met: dict[str, set[str]]) -> list[list[str]] | None:
+    """Pairs of ``order`` (best placed first) where nobody meets someone met
+    before: each student, best placed first, takes the best placed fresh
+    opponent that still lets the rest be paired (depth-first, at most
+    :data:`SWISS_TRIES` tries); ``None`` if there is none."""
+    tries = [0]
+
+    def pair(rest: list[str]) -> list[list[str]] | None:
+        if not rest:
+            return []
+        a = rest[0]
+        for b in rest[1:]:
+            if b in met.get(a, ()):
+                continue
+            tries[0] += 1
+            if tries[0] > SWISS_TRIES:
+                return None
+            tail = pair([t for t in rest[1:] if t != b])
+            if tail is not None:
+                return [[a, b], *tail]
+        return None
+
+    return pair(list(order))
 
 
 def _groups(tokens: list[str], n: int) -> list[list[str]]:

@@ -22,7 +22,8 @@ from typing import Any
 from . import openings
 from .model import AGENT, Room
 
-__all__ = ["FORMULA_STARTS", "MIN_BOX", "MIN_GAMES", "NEUTRAL", "choices_figure", "results_csv", "results_table",
+__all__ = ["FORMULA_STARTS", "MIN_BOX", "MIN_GAMES", "NEUTRAL", "choices_figure", "crosstable", "results_csv",
+           "results_table",
            "safe_cell", "saves_zip", "scores_figure", "standings", "standings_csv", "win_rates_figure"]
 
 #: the finished games a chart needs before it means something (fewer: no chart, and the page says so)
@@ -106,51 +107,112 @@ def _seat_labels(room: Room) -> list[str]:
     return [g.player_label(p) for p in range(len(g.players))]
 
 
-def standings(room: Room) -> Any:
+def _scores(room: Room, through_round: int | None) -> list[tuple[Any, list[float]]]:
+    """The room's finished games (up to ``through_round``), each with every
+    player's points in it (1 a win, 1/2 a draw or shared win, 0 a loss)."""
+    out = []
+    for rg in list(room.games):
+        if through_round is not None and rg.round > through_round:
+            continue
+        with rg.game.lock:
+            if not rg.game.is_over:
+                continue
+            winners = tuple(rg.game.winners)
+        out.append((rg, [1.0 if winners == (p,) else 0.5 if p in winners else 0.0 for p in range(len(rg.players))]))
+    return out
+
+
+def standings(room: Room, through_round: int | None = None) -> Any:
     """The students of ``room``, best first, ranked from 1: games ``played``
     (finished), ``won``, ``drawn``, ``lost`` and ``points`` (1 a win, 1/2 a
-    draw or shared win), then per seat (``points as Player 1 (X)``, ...):
-    the games played and the points made in that seat, since who moves first
-    matters. Students level on points and wins share a rank.
+    draw or shared win); the tie-breaks chess uses, ``Buchholz`` (the sum of
+    the opponents' points) and ``Sonneborn-Berger`` (the opponents' points
+    weighted by the points scored against them: all of a beaten opponent's,
+    half of a drawn one's; an agent counts 0); then per seat (``points as
+    Player 1 (X)``, ...) the games played and the points made in that seat,
+    since who moves first matters. Students level on points and both
+    tie-breaks share a rank.
+
+    Args:
+        room: the room.
+        through_round: the standings after this round (``None``: now).
 
     Returns:
         a :class:`pandas.DataFrame` with the columns ``rank``, ``name``,
         ``student id`` (given at join, for grades; ``""`` for none),
-        ``played``, ``won``, ``drawn``, ``lost``, ``points``, then
-        ``played as <seat>`` and ``points as <seat>`` for each seat; one
-        row per student (an agent's seat is not a student).
+        ``played``, ``won``, ``drawn``, ``lost``, ``points``, ``Buchholz``,
+        ``Sonneborn-Berger``, then ``played as <seat>`` and ``points as
+        <seat>`` for each seat; one row per student (an agent's seat is not a
+        student).
     """
     import pandas as pd
 
     seats = _seat_labels(room)
     by_seat = [c for label in seats for c in (f"played as {label}", f"points as {label}")]
-    columns = ["name", "student id", "played", "won", "drawn", "lost", "points", *by_seat]
-    table = {t: dict.fromkeys(columns, 0) | {"name": s.name, "student id": s.student_id, "points": 0.0}
-             for t, s in room.seats.items()}
+    columns = ["name", "student id", "played", "won", "drawn", "lost", "points", "Buchholz", "Sonneborn-Berger",
+               *by_seat]
+    table = {t: dict.fromkeys(columns, 0) | {"name": s.name, "student id": s.student_id} for t, s in room.seats.items()}
     for row in table.values():
-        for label in seats:
-            row[f"points as {label}"] = 0.0
-    for rg in list(room.games):
-        g = rg.game
-        with g.lock:
-            if not g.is_over:
-                continue
-            winners = tuple(g.winners)
+        for column in ("points", "Buchholz", "Sonneborn-Berger", *(f"points as {label}" for label in seats)):
+            row[column] = 0.0
+    games = _scores(room, through_round)
+    for rg, points in games:
         for p, token in enumerate(rg.players):
             if token == AGENT or token not in table:
                 continue
             row = table[token]
             row["played"] += 1
             row[f"played as {seats[p]}"] += 1
-            points = 1.0 if winners == (p,) else 0.5 if p in winners else 0.0
-            row["won" if points == 1.0 else "drawn" if points else "lost"] += 1
-            row["points"] += points
-            row[f"points as {seats[p]}"] += points
+            row["won" if points[p] == 1.0 else "drawn" if points[p] else "lost"] += 1
+            row["points"] += points[p]
+            row[f"points as {seats[p]}"] += points[p]
+    for rg, points in games:  # the tie-breaks need every student's points first
+        for p, token in enumerate(rg.players):
+            if token not in table:
+                continue
+            others = sum(table[t]["points"] for q, t in enumerate(rg.players) if q != p and t in table)
+            table[token]["Buchholz"] += others
+            table[token]["Sonneborn-Berger"] += points[p] * others
     frame = pd.DataFrame(list(table.values()), columns=columns)
-    frame = frame.sort_values(["points", "won", "name"], ascending=[False, False, True], ignore_index=True)
-    level = frame[["points", "won"]].apply(tuple, axis=1) if len(frame) else frame["points"]
-    frame.insert(0, "rank", [1 + list(level).index(v) for v in level] if len(frame) else [])
+    keys = ["points", "Buchholz", "Sonneborn-Berger"]
+    frame = frame.sort_values([*keys, "won", "name"], ascending=[False, False, False, False, True], ignore_index=True)
+    level = list(zip(*(frame[k] for k in keys), strict=True))
+    frame.insert(0, "rank", [1 + level.index(v) for v in level])
     return frame
+
+
+def crosstable(room: Room, through_round: int | None = None) -> Any | None:
+    """Who beat whom: a row and a column per student, in the order of
+    :func:`standings`; a cell holds the row student's results against the
+    column student, oldest first (``1`` a win, ``½`` a draw, ``0`` a loss),
+    an ``agent`` column the results against the agent.
+
+    Returns:
+        a :class:`pandas.DataFrame` indexed by name, or ``None`` for a game of
+        more than two players (a cross table is for pairs).
+    """
+    import pandas as pd
+
+    if room.players_per_game != 2:
+        return None
+    order = standings(room, through_round)["name"].tolist()
+    columns = [*order, "agent"]
+    cells = {name: dict.fromkeys(columns, "") for name in order}
+    mark = {1.0: "1", 0.5: "\u00bd", 0.0: "0"}
+    name_of = {t: s.name for t, s in room.seats.items()}
+    for rg, points in _scores(room, through_round):
+        for p, token in enumerate(rg.players):
+            if token not in name_of:
+                continue
+            other = rg.players[1 - p]
+            column = "agent" if other == AGENT else name_of.get(other)
+            if column is None:
+                continue
+            row = cells[name_of[token]]
+            row[column] = (row[column] + " " + mark[points[p]]).strip()
+    frame = pd.DataFrame([cells[name] for name in order], index=order, columns=columns)
+    frame.index.name = "name"
+    return frame if frame["agent"].astype(bool).any() else frame.drop(columns="agent")
 
 
 def standings_csv(room: Room) -> str:

@@ -231,6 +231,45 @@ def test_a_placement_on_a_touch_screen_previews_first_and_only_the_placing_seat_
                                arg=version)
 
 
+def test_a_swiss_tournament_of_two_rounds_on_four_devices_has_standings_after_each_round(browser, tmp_path):
+    import time
+
+    with RoomsServer(tmp_path / "class.sqlite", game="gridlock", board="4x4", pairing="swiss") as server:
+        (code,) = server.codes
+        pages = [join(browser, server, code, name) for name in ("Ann", "Bob", "Cy", "Dee")]
+        teacher = teacher_page(browser, server)
+        status = '[data-game="gridlock"] [data-role="status"]'
+        for rnd in (2, 3):  # the room opens in round 1, with nobody playing before the teacher starts one
+            teacher.get_by_role("button", name="Next round").click()
+            for page in pages:
+                page.locator(".gw-seat-name").filter(has_text=f"round {rnd}").wait_for()
+                page.locator(status).wait_for()
+            deadline = time.monotonic() + 120
+            while True:  # each page plays a legal cell when its status says it is its move, to the ends
+                texts = [page.locator(status).inner_text() for page in pages]
+                if not any(t.startswith("Your move.") or "is to move" in t for t in texts):
+                    break
+                assert time.monotonic() < deadline, f"round {rnd} did not end: {texts}"
+                for page, text in zip(pages, texts, strict=True):
+                    if text.startswith("Your move."):
+                        board = page.locator('[data-game="gridlock"]')
+                        version = board.get_attribute("data-version")
+                        board.locator("[data-cell].is-legal").first.click()
+                        page.wait_for_function(
+                            "(v) => document.querySelector('[data-game=\"gridlock\"]').dataset.version !== v",
+                            arg=version)
+        standings = download_standings(teacher)
+        header = standings[0].split(",")
+        assert header[:10] == ["rank", "name", "student id", "played", "won", "drawn", "lost", "points", "Buchholz",
+                               "Sonneborn-Berger"]
+        rows = [line.split(",") for line in standings[1:]]
+        assert sorted(r[1] for r in rows) == ["Ann", "Bob", "Cy", "Dee"] and all(r[3] == "2" for r in rows)
+        assert sum(float(r[7]) for r in rows) == 4.0  # two rounds of two games, a point each
+        teacher.locator(".gw-results").filter(has_text="Cross table").wait_for()
+        leaders = [r[1] for r in rows if r[0] == "1"]
+        assert leaders and all(float(r[7]) == max(float(x[7]) for x in rows) for r in rows if r[1] in leaders)
+
+
 def test_a_reloaded_page_comes_back_to_its_seat_and_a_restarted_server_has_every_game(browser, tmp_path):
     server = RoomsServer(tmp_path / "class.sqlite", game="gridlock", board="4x4")
     server.start()
@@ -259,7 +298,7 @@ def test_a_reloaded_page_comes_back_to_its_seat_and_a_restarted_server_has_every
         saved = download_games(teacher)
         assert len(saved) == 3 and "games.json" in saved  # two save files, and the players' names
         standings = download_standings(teacher)
-        assert standings[0].startswith("rank,name,student id,played,won,drawn,lost,points,played as Player 1 (X),")
+        assert standings[0].startswith("rank,name,student id,played,won,drawn,lost,points,Buchholz,Sonneborn-Berger,")
         assert len(standings) == 5 and all(line.startswith("1,") for line in standings[1:])  # nobody finished
         teacher.locator(".gw-charts-none").filter(has_text="once 3 games are finished").first.wait_for()
         for page in (pages[0], pages[1], teacher):
