@@ -91,12 +91,13 @@ class RoomsServer:
         self.stop()
 
 
-def join(browser, server: RoomsServer, code: str, name: str, timeout: float = 30.0, before=None, touch=False):
+def join(browser, server: RoomsServer, code: str, name: str, timeout: float = 30.0, before=None, touch=False,
+         viewport=(1280, 720)):
     """A new browser context (a student's device) joining room ``code`` as ``name``;
     returns its page once it is seated (the seat token in its address).
     ``before(page)`` runs before the page opens (to listen to its traffic);
-    ``touch``: a touch screen (``page.tap``)."""
-    ctx = browser.browser.new_context(viewport={"width": 1280, "height": 720}, has_touch=touch)
+    ``touch``: a touch screen (``page.tap``); ``viewport``: its size (a phone: 390x844)."""
+    ctx = browser.browser.new_context(viewport={"width": viewport[0], "height": viewport[1]}, has_touch=touch)
     ctx.set_default_timeout(timeout * 1000)
     page = ctx.new_page()
     if before is not None:

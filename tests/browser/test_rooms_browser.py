@@ -231,6 +231,27 @@ def test_a_placement_on_a_touch_screen_previews_first_and_only_the_placing_seat_
                                arg=version)
 
 
+def test_on_a_phone_the_cards_and_lock_sit_above_the_board_and_beside_it_on_a_laptop(browser, tmp_path):
+    with RoomsServer(tmp_path / "class.sqlite", game="blockfour") as server:
+        (code,) = server.codes
+        phone = join(browser, server, code, "Xavier", viewport=(390, 844), touch=True)
+        laptop = join(browser, server, code, "Olga")
+        for page in (phone, laptop):
+            wait_version(page, "blockfour", 0)
+        box = '[data-game="blockfour"] '
+
+        def top(page, selector):
+            return page.locator(box + selector).first.bounding_box()["y"]
+
+        phone.locator(box + ".bf-lock").wait_for()
+        phone.wait_for_function("!!document.querySelector('.gw-root > .bf-own.bf-own-top')")
+        assert top(phone, "button[data-card]") < top(phone, ".gw-board")  # the hand above the board
+        assert top(phone, ".bf-lock") < top(phone, ".gw-board")
+        phone.screenshot(path=str(tmp_path / "phone-bid.png"))
+        assert laptop.locator(".gw-side .bf-own").count() == 1  # beside the board where it fits
+        assert laptop.locator(".gw-root > .bf-own").count() == 0
+
+
 def test_a_swiss_tournament_of_two_rounds_on_four_devices_has_standings_after_each_round(browser, tmp_path):
     import time
 

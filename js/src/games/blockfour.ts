@@ -279,7 +279,9 @@ const views = new WeakMap<Board, View>();
 function buildView(board: Board): View {
   // the game's own part of the panel, after the players' table (generic.ts)
   const panel = board.panel;
+  const root = panel.closest<HTMLElement>(".gw-root");
   panel.querySelector(":scope > .bf-own")?.remove();
+  root?.querySelector(":scope > .bf-own")?.remove();
   const own = html("div", { class: "gw-own bf-own" }, undefined, panel);
 
   // The bid: two cards picked, then Lock.
@@ -326,6 +328,8 @@ function buildView(board: Board): View {
     picked: [], pickKey: "", turn: 0, mirrored: false, shapeKey: "", hover: -1, armed: "",
   };
   views.set(board, view);
+  // a page resized (a phone turned, a window narrowed): the controls follow the layout
+  if (root && typeof ResizeObserver !== "undefined") new ResizeObserver(() => placeOwn(view)).observe(root);
 
   own.addEventListener("click", (ev) => {
     const t = ev.target as Element | null;
@@ -643,6 +647,25 @@ function update(board: Board, s: GameState): void {
   drawBid(view, s, e);
   drawPlace(view, s, e);
   drawReveal(view, s, e);
+  placeOwn(view);
+}
+
+/**
+ * On a narrow page, where the side bar wrapped below the board, the cards,
+ * Lock bid, Rotate and Mirror sit above the board (a full row), so that a
+ * phone shows them with the board; back in the side bar when it fits beside.
+ */
+function placeOwn(view: View): void {
+  const board = view.board;
+  const root = board.panel.closest<HTMLElement>(".gw-root");
+  const side = board.panel.closest<HTMLElement>(".gw-side");
+  const boardBox = root ? Array.from(root.children).find((c) => c.contains(board.svg)) as HTMLElement | undefined : undefined;
+  if (!root || !side || !boardBox || !root.isConnected) return;
+  const narrow = side.offsetTop > boardBox.offsetTop + boardBox.offsetHeight / 2;
+  const above = view.el.parentElement === root;
+  if (narrow && !above) root.insertBefore(view.el, boardBox);
+  else if (!narrow && above) board.panel.appendChild(view.el);
+  view.el.classList.toggle("bf-own-top", narrow);
 }
 
 // ---- the layer ------------------------------------------------------------------------------------
