@@ -54,6 +54,7 @@ _CSS = """
 .gw-rooms h1 { font-size: 26px; margin: 4px 0 8px; }
 .gw-room-code { font-family: "DejaVu Sans Mono", monospace; font-size: 28px; letter-spacing: 4px; font-weight: 700; }
 .gw-room-games { display: grid; grid-template-columns: repeat(auto-fill, minmax(250px, 1fr)); gap: 12px; }
+.gw-room-games.gw-big-boards { grid-template-columns: repeat(auto-fill, minmax(min(100%, 400px), 1fr)); }
 .gw-room-game { border: 1px solid #d1d5db; border-radius: 8px; padding: 6px; }
 .gw-room-game svg { width: 100%; height: auto; }
 .gw-room-game .gw-caption { font-size: 14px; margin: 2px 0; }
@@ -528,6 +529,16 @@ def Choice(label: str, value: str, options: dict[str, str], on_value: Any, cls: 
                                    mandatory=True, dense=True)
 
 
+#: boards with at least this many rows or columns get bigger cards (readable on a projector)
+BIG_BOARD = 8
+
+
+def _games_classes(room: Room) -> list[str]:
+    """The classes of a room's games grid: bigger cards for a big board (9x9, 20x20)."""
+    g = room.games[0].game if room.games else None
+    return ["gw-room-games"] + (["gw-big-boards"] if g is not None and max(g.rows, g.cols) >= BIG_BOARD else [])
+
+
 def _picture(rg: RoomGame) -> str:
     g = rg.game
     with g.lock:
@@ -576,7 +587,7 @@ def RoomPanel(room: Room, key: Callable[[], str], rooms: Rooms, version: Any) ->
         if room.paused:
             solara.Warning("Paused: the students' moves are refused until you resume.")
         Seats(room, key, version)
-        with solara.Div(classes=["gw-room-games"]):
+        with solara.Div(classes=_games_classes(room)):
             for rg in games:
                 GameCard(room, rg, key, set_replay, (rg.game.version, tuple(sorted(rg.handed))))
         if replay:
@@ -816,7 +827,7 @@ def ProjectorView(rooms: Rooms) -> None:
                 classes=["gw-joined", "gw-names"])
     if room.paused:
         solara.Warning("The room is paused.")
-    with solara.Div(classes=["gw-room-games"]):
+    with solara.Div(classes=_games_classes(room)):
         for rg in [g for g in room.games if g.round == room.round]:
             GameCard(room, rg, None, None, (rg.game.version, tuple(sorted(rg.handed))))
     solara.Button("Hide results" if show_results else "Show results", on_click=lambda: set_show_results(

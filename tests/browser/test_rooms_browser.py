@@ -250,6 +250,11 @@ def test_on_a_phone_the_cards_and_lock_sit_above_the_board_and_beside_it_on_a_la
         phone.screenshot(path=str(tmp_path / "phone-bid.png"))
         assert laptop.locator(".gw-side .bf-own").count() == 1  # beside the board where it fits
         assert laptop.locator(".gw-root > .bf-own").count() == 0
+        # the teacher's (and the projector's) cards of a 9x9 board are big enough to read from the back
+        teacher = teacher_page(browser, server)
+        card = teacher.locator(".gw-room-games.gw-big-boards .gw-room-game").first
+        card.wait_for()
+        assert card.bounding_box()["width"] >= 380
 
 
 def test_a_swiss_tournament_of_two_rounds_on_four_devices_has_standings_after_each_round(browser, tmp_path):
