@@ -351,6 +351,9 @@ class Room:
             RoomError: without the teacher token, or the room closed.
         """
         self.check_teacher(teacher_token)
+        # the points before the room's lock: a game's lock is never taken under the room's (the other
+        # order is the rule: ask_undo holds a game's, then the room's)
+        points = self.points() if self.pairing == "swiss" else {}
         with self._lock:
             self._check_not_closed()
             self.round += 1
@@ -363,7 +366,7 @@ class Room:
             elif self.pairing == "round-robin" and n == 2:
                 groups = _circle(tokens, self.round - 1)
             elif self.pairing == "swiss":
-                groups = self._swiss(tokens, n)
+                groups = self._swiss(tokens, n, points)
                 return [self._new_game(group) for group in groups]
             else:
                 if self.pairing == "round-robin":  # more than two a game: turn the seating one place a round
@@ -386,9 +389,8 @@ class Room:
                     out[token] += 1.0 if winners == (p,) else 0.5 if p in winners else 0.0
         return out
 
-    def _swiss(self, tokens: list[str], n: int) -> list[list[str]]:
-        """A round of greedy Swiss pairing (see the module docstring)."""
-        points = self.points()
+    def _swiss(self, tokens: list[str], n: int, points: dict[str, float]) -> list[list[str]]:
+        """A round of Swiss pairing by ``points`` (see the module docstring)."""
         order = sorted(tokens, key=lambda t: -points.get(t, 0.0))  # stable: join order among equals
         if n != 2:
             return _groups(order, n)
