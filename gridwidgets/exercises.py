@@ -743,7 +743,7 @@ class ExerciseWidget(_exercise_widget_base()):  # type: ignore[misc]
         results: one dict per answer: ``exercise`` (index), ``move``,
             ``right`` (bool), ``step`` (the solver's move number in the line,
             1 = the exercise's answer), ``seconds`` since the exercise was
-            shown.
+            shown, ``solved`` (this right answer finished the line).
     """
 
     def __init__(self, exercises: ExerciseSet | Exercise, index: int = 0,
@@ -803,7 +803,7 @@ class ExerciseWidget(_exercise_widget_base()):  # type: ignore[misc]
         """:attr:`results` as a ``pandas.DataFrame`` (one row per answer)."""
         import pandas as pd
 
-        return pd.DataFrame(self.results, columns=["exercise", "move", "right", "step", "seconds"])
+        return pd.DataFrame(self.results, columns=["exercise", "move", "right", "step", "seconds", "solved"])
 
     @property
     def solved(self) -> list[int]:
@@ -905,8 +905,9 @@ class ExerciseWidget(_exercise_widget_base()):  # type: ignore[misc]
             move = str(g.history[-1])
             attempt.own_moves += 1
             ok = move in right
+            done = ok and self._judge.finished(g, attempt.own_moves)
             record = {"exercise": self._index, "move": move, "right": ok, "step": attempt.own_moves,
-                      "seconds": round(time.monotonic() - attempt.started, 3)}
+                      "seconds": round(time.monotonic() - attempt.started, 3), "solved": done}
             self.results.append(record)
             if self._on_answer is not None:
                 try:
@@ -914,7 +915,6 @@ class ExerciseWidget(_exercise_widget_base()):  # type: ignore[misc]
                 except Exception:  # a recorder never breaks the exercise
                     pass
             if ok:
-                done = self._judge.finished(g, attempt.own_moves)
                 if done:
                     self._feedback = (f"Right: {move}. Solved! Press New game to try it again, "
                                       f"or go on to the next exercise.", "info")

@@ -223,7 +223,7 @@ def test_a_right_answer_is_said_and_the_opponent_answers_to_the_end_of_the_line(
     assert g.is_over and g.winner == ex.player and "Solved" in w.state["message"]
     assert [(r["move"], r["right"], r["step"]) for r in w.results] == [(ex.answers[0], True, 1), (nxt[0], True, 2)]
     assert recorded == w.results and w.solved == [0]
-    assert list(w.results_table().columns) == ["exercise", "move", "right", "step", "seconds"]
+    assert list(w.results_table().columns) == ["exercise", "move", "right", "step", "seconds", "solved"]
 
 
 def test_a_wrong_answer_shows_its_refutation_move_by_move_then_starts_again(small_set):

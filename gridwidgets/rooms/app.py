@@ -36,8 +36,11 @@ import solara
 import traitlets
 
 from ..menu import AGENTS, games_menu
+from . import activities
 from .board import room_board
 from .model import PAIRINGS, ROUND_PAIRINGS, Room, RoomError, RoomGame, Rooms
+from .pageutil import log_page_error as _log
+from .pageutil import safe_action as _safe
 from .server import current_rooms, page_info, students_address
 
 #: the pairings as the teacher's menu says them
@@ -84,7 +87,7 @@ _CSS = """
 .theme--dark .gw-rooms .v-btn.gw-join:focus-visible { outline-color: #93c5fd; }
 .gw-choice .v-btn, .gw-seats-toggle.v-btn, .gw-open-toggle.v-btn { text-transform: none; letter-spacing: normal; }
 .gw-seats-toggle.v-btn, .gw-open-toggle.v-btn { align-self: flex-start; }
-"""
+""" + activities.CSS
 #: the watcher's script (:class:`ConnectionWatch`): says the connection is lost, reloads once the server answers
 _WATCH_ESM = r"""
 function render({ el }) {
@@ -165,29 +168,6 @@ def _query(router: Any) -> dict[str, str]:
         return {k: v[0][:64] for k, v in parse_qs(raw, max_num_fields=8).items() if v}
     except ValueError:
         return {}
-
-
-def _log(what: str) -> None:
-    """An error of a page, with its traceback, on the server's terminal (never on the page)."""
-    print(f"rooms page: {what}\n{traceback.format_exc()}", file=sys.stderr, flush=True)
-
-
-def _safe(action: Callable[[], Any], say: Callable[[str], None] | None = None) -> Callable[[], None]:
-    """``action`` as a click handler: a refusal (RoomError, ValueError) is said with
-    ``say``; anything else is logged on the server and said in general words."""
-
-    def run() -> None:
-        try:
-            action()
-        except (RoomError, ValueError) as exc:
-            if say is not None:
-                say(str(exc))
-        except Exception:
-            _log("an action failed")
-            if say is not None:
-                say("That did not work; the class goes on. Try again, or reload the page.")
-
-    return run
 
 
 def use_version(get: Any, interval: float) -> Any:
@@ -308,7 +288,9 @@ def _seat_key(room: Room, token: str) -> tuple[Any, ...]:
     itself): a page redraws only when this changes, never for a move elsewhere
     in the room (a redraw would cost a half-picked choice)."""
     seat = room.seats.get(token)
-    base = (room.paused, room.closed, room.round, seat.name if seat else None)
+    poll, assignment = room.poll, room.assignment
+    base = (room.paused, room.closed, room.round, seat.name if seat else None,
+            (poll.id, poll.state) if poll is not None else None, assignment.id if assignment is not None else None)
     try:
         rg, p = room.game_of(token)
     except RoomError:
@@ -332,6 +314,13 @@ def SeatView(room: Room, token: str) -> None:
     with solara.Row(style={"align-items": "baseline", "gap": "16px", "flex-wrap": "wrap"}):
         solara.HTML(tag="h1", unsafe_innerHTML=f"Room <span class='gw-room-code'>{room.code}</span>")
         solara.Text(f"{seat.name} · round {room.round}", classes=["gw-seat-name", "gw-names"])
+    poll, assignment = room.poll, room.assignment
+    if poll is not None and not room.closed:
+        activities.PollSeat(room, poll, token, poll.state)
+        return
+    if assignment is not None and not room.closed:
+        activities.ExerciseSeat(room, assignment, token)
+        return
     if room.closed:
         solara.Success("The class has ended: thank you for playing! Your games are kept for your teacher.",
                        classes=["gw-closed"])
@@ -561,6 +550,8 @@ def RoomPanel(room: Room, key: Callable[[], str], rooms: Rooms, version: Any) ->
     it redraw when anything in them changed."""
     replay, set_replay = solara.use_state(0)
     show_results, set_show_results = solara.use_state(False)
+    asking, set_asking = solara.use_state(False)
+    show_exercises, set_show_exercises = solara.use_state(False)
     error, set_error = solara.use_state("")
     menu = games_menu()
     games = [rg for rg in room.games if rg.round == room.round]
@@ -582,8 +573,18 @@ def RoomPanel(room: Room, key: Callable[[], str], rooms: Rooms, version: Any) ->
                           classes=["gw-fill"], disabled=not room.waiting())
             solara.Button("Hide results" if show_results else "Results", on_click=lambda: set_show_results(
                 not show_results), outlined=True, classes=["gw-show-results"])
+            solara.Button("Ask the class…", on_click=lambda: set_asking(not asking), outlined=True,
+                          classes=["gw-ask-class"], disabled=room.closed)
+            solara.Button("Hide exercises" if show_exercises else "Exercises…", outlined=True,
+                          on_click=lambda: set_show_exercises(not show_exercises), classes=["gw-show-exercises"])
         if error:
             solara.Error(error, classes=["gw-teacher-error"])
+        if asking:
+            activities.AskClass(room, key, lambda: set_asking(False))
+        if room.poll is not None:
+            activities.PollPanel(room, room.poll, key, (version, room.poll.version))
+        if show_exercises or room.assignment is not None:
+            activities.ExercisePanel(room, key, version)
         if room.paused:
             solara.Warning("Paused: the students' moves are refused until you resume.")
         Seats(room, key, version)
@@ -827,6 +828,8 @@ def ProjectorView(rooms: Rooms) -> None:
                 classes=["gw-joined", "gw-names"])
     if room.paused:
         solara.Warning("The room is paused.")
+    if room.poll is not None:
+        activities.PollPanel(room, room.poll, None, (version, room.poll.version))
     with solara.Div(classes=_games_classes(room)):
         for rg in [g for g in room.games if g.round == room.round]:
             GameCard(room, rg, None, None, (rg.game.version, tuple(sorted(rg.handed))))

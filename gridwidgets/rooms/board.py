@@ -34,11 +34,14 @@ import time
 from collections import deque
 from typing import Any
 
-from ..core.errors import shorten
+from ..core.errors import IllegalMoveError, shorten
 from ..widgets.base import GameWidget, widget_class
-from .model import Room, RoomError, RoomGame
+from .model import Assignment, Room, RoomError, RoomGame
+from .polls import Poll
 
-__all__ = ["FLOOD_LIMIT", "FLOOD_WINDOW", "ROOM_HIDDEN_CONTROLS", "Fanout", "RoomBoard", "fanout", "room_board"]
+__all__ = ["FLOOD_LIMIT", "FLOOD_WINDOW", "POLL_HIDDEN_CONTROLS", "ROOM_HIDDEN_CONTROLS", "Fanout", "PageLimits",
+           "PollAnswerBoard", "PollHeatBoard", "RoomBoard", "RoomExercise", "exercise_board", "fanout",
+           "first_unsolved", "poll_board", "room_board"]
 
 #: at most this many messages from one page ...
 FLOOD_LIMIT = 20
@@ -108,22 +111,23 @@ class Fanout:
 fanout = Fanout()
 
 
-class RoomBoard:
-    """The behaviour of a room page's board, mixed into the game's widget class
-    by :func:`room_board` (one class per game class). Attributes ``room`` (the
-    :class:`~gridwidgets.rooms.Room`) and ``room_game`` (its
-    :class:`~gridwidgets.rooms.RoomGame`) are set by :func:`room_board`."""
+class PageLimits:
+    """What every board of a room's pages shares (mixed into a game's widget
+    class): more than :data:`FLOOD_LIMIT` messages within :data:`FLOOD_WINDOW`
+    seconds are dropped (one refusal said a window), a malformed message is
+    refused with a status message, and a page asks for its whole state at most
+    :data:`STATE_REQUESTS` times per ``5 * FLOOD_WINDOW`` seconds."""
 
-    room: Room
-    room_game: RoomGame
-    page_settable = _ROOM_SETTABLE
     _stamps: deque[float]
     _requests: deque[float]
     _flood_lock: threading.Lock
     _flood_said: bool
-    _want: set[str]
-    _status: tuple[str, str]
-    _closed: bool
+
+    def _init_limits(self) -> None:
+        self._stamps = deque()
+        self._requests = deque()
+        self._flood_lock = threading.Lock()
+        self._flood_said = False
 
     # -- what comes from the page ------------------------------------------------------
     def _flooded(self) -> bool:
@@ -144,12 +148,12 @@ class RoomBoard:
             with self._flood_lock:
                 said, self._flood_said = self._flood_said, True
             if not said:
-                self._say("Refused: too many messages from this page; wait a moment.")
+                self._say("Refused: too many messages from this page; wait a moment.")  # type: ignore[attr-defined]
             return
         try:
             method = msg["content"]["data"]["method"]
         except (TypeError, KeyError, IndexError):
-            self._say("Refused: a malformed message from the page.")
+            self._say("Refused: a malformed message from the page.")  # type: ignore[attr-defined]
             return
         if method == "request_state":
             now = time.monotonic()
@@ -162,7 +166,21 @@ class RoomBoard:
         try:
             super()._handle_msg(msg)  # type: ignore[misc]
         except Exception:  # a message of the right method but the wrong shape
-            self._say("Refused: a malformed message from the page.")
+            self._say("Refused: a malformed message from the page.")  # type: ignore[attr-defined]
+
+
+class RoomBoard(PageLimits):
+    """The behaviour of a room page's board, mixed into the game's widget class
+    by :func:`room_board` (one class per game class). Attributes ``room`` (the
+    :class:`~gridwidgets.rooms.Room`) and ``room_game`` (its
+    :class:`~gridwidgets.rooms.RoomGame`) are set by :func:`room_board`."""
+
+    room: Room
+    room_game: RoomGame
+    page_settable = _ROOM_SETTABLE
+    _want: set[str]
+    _status: tuple[str, str]
+    _closed: bool
 
     def handle_intent(self, content: Any) -> bool:
         """Carry out a ``play`` intent for this page's seat; refuse anything else
@@ -285,13 +303,187 @@ def room_board(room: Room, room_game: RoomGame, player: int, **options: Any) -> 
     board = cls.__new__(cls)
     board.room = room
     board.room_game = room_game
-    board._stamps = deque()
-    board._requests = deque()
-    board._flood_lock = threading.Lock()
-    board._flood_said = False
+    board._init_limits()
     board._want = set()
     board._status = ("", "")
     board._closed = False
     options.setdefault("hidden_controls", list(ROOM_HIDDEN_CONTROLS))
     cls.__init__(board, room_game.game, seats=[player], **options)
+    return board
+
+
+# -- class polls ---------------------------------------------------------------------------------
+#: the traits a poll board's page may set: the display toggles, and the version it drew
+_POLL_SETTABLE = frozenset({"show_forbidden", "show_labels", "show_region", "seen_version"})
+#: the controls of a poll's boards (the position is asked, not played): those of a room's page but the hints box,
+#: which holds the heat map's list of the moves that are not one cell (its selector hides itself)
+POLL_HIDDEN_CONTROLS = (*(c for c in ROOM_HIDDEN_CONTROLS if c != "hints"), "agents")
+
+
+class _PollBoard(PageLimits):
+    """A board showing a poll's position (never played: the poll's game is
+    its own). The overlay is Python's: ``hint_data`` is set here, never computed."""
+
+    poll: Poll
+    page_settable = _POLL_SETTABLE
+
+    def _on_hints(self, change: Any) -> None:  # the overlay is the poll's, not a computed hint (no observer)
+        pass
+
+    def _start_hints(self) -> None:
+        pass
+
+    def handle_intent(self, content: Any) -> bool:
+        self._say("Refused: this board shows the class's answers; it is not played.")  # type: ignore[attr-defined]
+        return False
+
+
+class PollAnswerBoard(_PollBoard):
+    """A student's board of a class poll: a click (or a typed move) on the
+    poll's player's move is the student's answer (:meth:`Room.answer_poll`),
+    shown on this board only; the student may change it until the poll is
+    closed. Nothing of the other students' answers is ever sent here."""
+
+    room: Room
+    token: str
+
+    def handle_intent(self, content: Any) -> bool:
+        """Take a ``play`` intent as this student's answer; refuse anything else.
+        Returns False (the poll's position never changes)."""
+        if not isinstance(content, dict) or content.get("type") != "play":
+            self._say("Refused: in a class poll, choose a move on the board.")  # type: ignore[attr-defined]
+            return False
+        try:
+            text = self.room.answer_poll(self.token, content.get("move"))
+        except RoomError as exc:
+            self._say(f"Refused: {exc}.")  # type: ignore[attr-defined]
+            return False
+        except IllegalMoveError as exc:
+            self._say(f"Illegal move: {str(exc)[:160]}")  # type: ignore[attr-defined]
+            return False
+        self._say(f"Answer taken: {text}. You can change it until the teacher closes the poll.",  # type: ignore[attr-defined]
+                  "info")
+        self.refresh()
+        return False
+
+    def _game_state(self) -> dict[str, Any]:
+        state: dict[str, Any] = super()._game_state()  # type: ignore[misc]
+        poll = self.poll
+        who = poll.game.player_label(poll.player)
+        mine = poll.mine(self.token)
+        yours = f" Your answer: {mine}." if mine else " You did not answer."
+        if poll.state == "open":
+            state["status"] = f"Class poll: choose the move of {who}." + (f" Your answer: {mine}." if mine else "")
+        else:
+            state["status"] = f"The poll is closed.{yours} Look at the teacher's screen."
+        state["people"] = [poll.player] if poll.state == "open" else []
+        return state
+
+    def refresh(self) -> None:
+        """Show this student's answer (and the poll's state) again: after an
+        answer, and when the teacher closes, reveals or ends the poll."""
+        poll, mine = self.poll, self.poll.mine(self.token)
+        moves = {mine: {"label": "\u2713", "value": 0.0, "share": 1.0, "best": True, "tone": "heat"}} if mine else {}
+        self.hint_data = {"kind": "poll", "version": poll.game.version, "status": "done", "message": "",  # type: ignore[attr-defined]
+                          "moves": moves}
+        self._sync()  # type: ignore[attr-defined]
+
+
+class PollHeatBoard(_PollBoard):
+    """The teacher's (and the projector's) board of a class poll: the heat map
+    of the answers on the position (:meth:`Poll.overlay`), and once revealed
+    the analysis's colours; it takes no move."""
+
+    def _game_state(self) -> dict[str, Any]:
+        state: dict[str, Any] = super()._game_state()  # type: ignore[misc]
+        poll = self.poll
+        state["status"] = f"The class chooses the move of {poll.game.player_label(poll.player)}."
+        state["people"] = []
+        return state
+
+    def refresh(self) -> None:
+        """Draw the poll's answers (and its analysis, once revealed) again."""
+        self.hint_data = self.poll.overlay()  # type: ignore[attr-defined]
+
+
+_POLL_CLASSES: dict[tuple[type, type], type] = {}
+
+
+def _poll_class(mixin: type, base: type) -> type:
+    cls = _POLL_CLASSES.get((mixin, base))
+    if cls is None:
+        settable = _POLL_SETTABLE & base.page_settable
+        cls = type(f"{mixin.__name__.lstrip('_')}{base.__name__}", (mixin, base),
+                   {"__module__": __name__, "page_settable": settable})
+        _POLL_CLASSES[(mixin, base)] = cls
+    return cls
+
+
+def poll_board(poll: Poll, *, room: Room | None = None, token: str | None = None, **options: Any) -> GameWidget:
+    """A board of a class poll: with ``room`` and ``token``, the student's board
+    that answers it (:class:`PollAnswerBoard`); else the heat map of its
+    answers for the teacher's page and the projector (:class:`PollHeatBoard`).
+
+    Args:
+        poll: the poll (:mod:`gridwidgets.rooms.polls`).
+        room: the poll's room (a student's board).
+        token: the student's seat token (a student's board).
+        options: more widget options (``fit``, ...).
+    """
+    mixin = PollAnswerBoard if token is not None else PollHeatBoard
+    cls = _poll_class(mixin, widget_class(type(poll.game)))
+    board = cls.__new__(cls)
+    board.poll = poll
+    if token is not None:
+        board.room = room
+        board.token = token
+    board._init_limits()
+    # a student's board shows their own answer on the board: no list of the class's answers beside it
+    hidden = POLL_HIDDEN_CONTROLS if token is None else (*POLL_HIDDEN_CONTROLS, "hints")
+    options.setdefault("hidden_controls", list(hidden))
+    cls.__init__(board, poll.game, seats=[poll.player] if token is not None else [], hints="poll", **options)
+    board.refresh()
+    return board
+
+
+# -- exercise sets -------------------------------------------------------------------------------
+class RoomExercise(PageLimits):
+    """A student's board of the room's exercise set (mixed into
+    :class:`~gridwidgets.exercises.ExerciseWidget` by :func:`exercise_board`):
+    the exercise mode as in a notebook, every answer stored in the room
+    (:meth:`~gridwidgets.rooms.Room.record_exercise_answer`), the page's
+    messages limited as every room page's."""
+
+    page_settable = frozenset({"show_forbidden", "show_labels", "show_legal", "show_region", "seen_version"})
+
+
+def first_unsolved(a: Assignment, token: str) -> int:
+    """The first exercise of ``a`` the seat ``token`` has not solved (0 when it solved them all)."""
+    solved = {r["exercise"] for r in a.answers if r["token"] == token and r["solved"]}
+    return next((i for i in range(len(a.exercises)) if i not in solved), 0)
+
+
+def exercise_board(room: Room, a: Assignment, token: str, index: int | None = None, **options: Any) -> GameWidget:
+    """The board of a student's page working through the room's exercise set
+    ``a``, from exercise ``index`` (default the first one this student has not
+    solved). Every answer is stored before the board moves on.
+
+    Raises:
+        RoomError: an unknown seat.
+    """
+    from ..exercises import ExerciseWidget
+
+    room.seat(token)
+    cls = _POLL_CLASSES.get((RoomExercise, ExerciseWidget))
+    if cls is None:
+        cls = type("RoomExerciseWidget", (RoomExercise, ExerciseWidget), {"__module__": __name__})
+        _POLL_CLASSES[(RoomExercise, ExerciseWidget)] = cls
+
+    def record(row: dict[str, Any]) -> None:
+        room.record_exercise_answer(token, a.id, row)
+
+    board = cls.__new__(cls)
+    board._init_limits()
+    cls.__init__(board, a.exercises, first_unsolved(a, token) if index is None else index, on_answer=record,
+                 **options)
     return board

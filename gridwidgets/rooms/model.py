@@ -55,10 +55,11 @@ from typing import Any
 from ..core.game import Game
 from . import openings
 from .names import MAX_NAME, clean_name, clean_student_id, look_alike
+from .polls import MAX_POLLS, POLL_STATES, Answer, Poll, poll_position
 from .store import Store, StoreError
 
-__all__ = ["AGENT", "CODE_ALPHABET", "JOIN_LIMITS", "MAX_NAME", "PAIRINGS", "ROUND_PAIRINGS", "Room", "RoomError",
-           "RoomGame", "Rooms", "Seat"]
+__all__ = ["AGENT", "CODE_ALPHABET", "JOIN_LIMITS", "MAX_NAME", "PAIRINGS", "ROUND_PAIRINGS", "Assignment", "Room",
+           "RoomError", "RoomGame", "Rooms", "Seat"]
 
 #: how a room pairs its students (see the module's text)
 PAIRINGS = ("arrival", "round-robin", "swiss", "agent")
@@ -166,6 +167,30 @@ class RoomGame:
 
 
 @dataclass
+class Assignment:
+    """An exercise set given to a room: each student works through it on their
+    own page, at their own pace (:meth:`Room.assign_exercises`).
+
+    Attributes:
+        id: its id in the store.
+        exercises: the :class:`~gridwidgets.exercises.ExerciseSet`.
+        assigned: when it was given (Unix time, seconds).
+        answers: every answer given, in order: dicts of ``token``,
+            ``exercise`` (index), ``move``, ``step`` (1 = the exercise's
+            answer, then the line's next own moves), ``right``, ``first_try``
+            (the student's first attempt at that exercise), ``seconds`` (since
+            the exercise was shown), ``solved`` (the line is finished), ``at``.
+        ended: whether the teacher took it off the screens.
+    """
+
+    id: int
+    exercises: Any
+    assigned: float
+    answers: list[dict[str, Any]] = field(default_factory=list)
+    ended: bool = False
+
+
+@dataclass
 class Room:
     """A room: its choices, its seats and its games (made by :class:`Rooms`)."""
 
@@ -191,6 +216,10 @@ class Room:
     _joins: _Bucket = field(default_factory=lambda: _Bucket(*JOIN_LIMITS["room"]), repr=False)
     #: called after every change of the room or its games (the server wakes its agents)
     on_change: Callable[[], None] = field(default=lambda: None, repr=False)
+    #: the class polls asked in this room, oldest first (:mod:`gridwidgets.rooms.polls`)
+    polls: list[Poll] = field(default_factory=list)
+    #: the exercise sets given to this room, oldest first (the last one not ended is on the screens)
+    assignments: list[Assignment] = field(default_factory=list)
 
     @property
     def players_per_game(self) -> int:
@@ -641,6 +670,213 @@ class Room:
             played += self.agent_play(rg, p, version, rg.agent.choose(view))
         return played
 
+    # -- class polls -------------------------------------------------------------
+    @property
+    def poll(self) -> Poll | None:
+        """The poll on the students' screens (open, closed or revealed), or ``None``."""
+        poll = self.polls[-1] if self.polls else None
+        return poll if poll is not None and poll.state != "ended" else None
+
+    def open_poll(self, teacher_token: str, source: Any, *, step: int | None = None, player: int | None = None,
+                  label: str = "") -> Poll:
+        """Put a position on every seated student's screen and take their
+        answers (:mod:`gridwidgets.rooms.polls`); a poll still on the screens
+        ends first.
+
+        Args:
+            teacher_token: the teacher's token.
+            source: a game (e.g. ``room.games[2].game``), an exercise, or a
+                save file's text (:func:`~gridwidgets.rooms.polls.poll_position`).
+            step: the step of the game's (or save file's) history; default its current position.
+            player: whose move the class chooses; default the first player to move.
+            label: where the position comes from, as the pages say it (default: said from ``source``).
+
+        Raises:
+            RoomError: without the teacher token, or the room closed, or
+                :data:`~gridwidgets.rooms.polls.MAX_POLLS` asked already.
+            ValueError: a source that gives no position, a step outside its
+                history, a position where the game is over, a player not to move.
+        """
+        self.check_teacher(teacher_token)
+        self._check_not_closed()
+        game = poll_position(source, step=step)
+        to_move = list(game.players_to_move)
+        if player is None:
+            player = to_move[0]
+        if player not in to_move:
+            raise ValueError(f"player {str(player)[:8]} is not to move at that position (to move: {to_move})")
+        if not label:
+            label = "a save file" if isinstance(source, (str, bytes, dict)) else (
+                "an exercise" if not isinstance(source, Game) else "a game")
+            if step is not None:
+                label += f", step {step}"
+        label = label[:80]
+        with self._lock:
+            if len(self.polls) >= MAX_POLLS:
+                raise RoomError(f"this room has asked {MAX_POLLS} polls already: open another room")
+            self._end_poll()
+            poll_id = self.store.add_poll(self.code, game.to_json(indent=None), player, label)
+            poll = Poll(poll_id, self.code, game, player, label, time.time())
+            self.polls.append(poll)
+            self._changed()
+            return poll
+
+    def answer_poll(self, token: str, move: Any) -> str:
+        """The seat of ``token`` answers the open poll with ``move`` (or changes
+        its answer); return the move's notation. Stored before it counts.
+
+        Raises:
+            RoomError: an unknown seat, no poll open, or the poll closed.
+            IllegalMoveError: a move the poll's player could not play there (naming the rule).
+        """
+        self.seat(token)
+        poll = self.poll
+        if poll is None:
+            raise RoomError("no poll is open in this room")
+        if poll.state != "open":
+            raise RoomError("the poll is closed: answers are no longer taken")
+        text = poll.check_move(move)  # outside the room's lock: a copy of the position, played
+        with self._lock:
+            if poll.state != "open" or self.poll is not poll:
+                raise RoomError("the poll is closed: answers are no longer taken")
+            before = poll.answers.get(token)
+            if before is not None and before.move == text:
+                return text
+            at = time.time()
+            self.store.add_poll_answer(poll.id, token, text, at)
+            poll.answers[token] = Answer(token, text, at, 0 if before is None else before.changes + 1)
+            poll.version += 1
+            self._changed()
+        return text
+
+    def close_poll(self, teacher_token: str) -> None:
+        """Stop taking answers to the poll (its heat map stays on the teacher's screens)."""
+        self._poll_state(teacher_token, "closed")
+
+    def reveal_poll(self, teacher_token: str) -> Poll:
+        """Close the poll (if open) and show the analysis beside the class's
+        answers: computed on a thread of its own (the solver within
+        :data:`~gridwidgets.rooms.polls.REVEAL_SECONDS`), the pages redrawn
+        when it is in; stored with the poll."""
+        poll = self._poll_state(teacher_token, "revealed")
+        if not poll.analysed:
+            threading.Thread(target=self._analyse_poll, args=(poll,), name="gridwidgets-poll-reveal",
+                             daemon=True).start()
+        return poll
+
+    def _analyse_poll(self, poll: Poll) -> None:
+        analysis = poll.analysis()
+        with self._lock:
+            self.store.set_poll(poll.id, poll.state, analysis)
+            poll.version += 1
+            self._changed()
+
+    def end_poll(self, teacher_token: str) -> None:
+        """Take the poll off the students' screens (back to their games)."""
+        self.check_teacher(teacher_token)
+        with self._lock:
+            self._end_poll()
+            self._changed()
+
+    def _end_poll(self) -> None:
+        poll = self.poll
+        if poll is not None:
+            poll.state = "ended"
+            poll.version += 1
+            self.store.set_poll(poll.id, "ended")
+
+    def _poll_state(self, teacher_token: str, state: str) -> Poll:
+        self.check_teacher(teacher_token)
+        with self._lock:
+            poll = self.poll
+            if poll is None:
+                raise RoomError("no poll is on the screens")
+            if state == "closed" and poll.state == "revealed":
+                return poll
+            poll.state = state
+            poll.version += 1
+            self.store.set_poll(poll.id, state)
+            self._changed()
+            return poll
+
+    # -- exercise sets -------------------------------------------------------------
+    @property
+    def assignment(self) -> Assignment | None:
+        """The exercise set on the students' screens, or ``None``."""
+        a = self.assignments[-1] if self.assignments else None
+        return a if a is not None and not a.ended else None
+
+    def assign_exercises(self, teacher_token: str, exercises: Any) -> Assignment:
+        """Give the room an exercise set: every seated student's page shows it
+        in exercise mode, each at their own pace; every answer is stored
+        (:meth:`record_exercise_answer`). A set on the screens is replaced.
+
+        Args:
+            teacher_token: the teacher's token.
+            exercises: an :class:`~gridwidgets.exercises.ExerciseSet`, or its
+                file's text (``ExerciseSet.to_json``).
+
+        Raises:
+            RoomError: without the teacher token, or the room closed.
+            ValueError: a file that is not an exercise set (saying why), or an empty set.
+        """
+        from ..exercises import ExerciseSet
+
+        self.check_teacher(teacher_token)
+        self._check_not_closed()
+        if isinstance(exercises, (str, bytes)):
+            exercises = ExerciseSet.from_json(exercises)
+        if not isinstance(exercises, ExerciseSet):
+            raise ValueError(f"an exercise set is an ExerciseSet or its file's text, not {type(exercises).__name__}")
+        if not len(exercises):
+            raise ValueError("this exercise set has no exercises")
+        with self._lock:
+            if self.assignment is not None:
+                self.assignment.ended = True
+                self.store.end_exercise_set(self.assignment.id)
+            set_id = self.store.add_exercise_set(self.code, exercises.to_json())
+            a = Assignment(set_id, exercises, time.time())
+            self.assignments.append(a)
+            self._changed()
+            return a
+
+    def end_exercises(self, teacher_token: str) -> None:
+        """Take the exercise set off the students' screens (its answers stay)."""
+        self.check_teacher(teacher_token)
+        with self._lock:
+            a = self.assignment
+            if a is not None:
+                a.ended = True
+                self.store.end_exercise_set(a.id)
+            self._changed()
+
+    def record_exercise_answer(self, token: str, set_id: int, record: dict[str, Any]) -> dict[str, Any]:
+        """Store one answer the seat of ``token`` gave in exercise set
+        ``set_id`` (the exercise board's ``on_answer`` record: ``exercise``,
+        ``move``, ``right``, ``step``, ``seconds``, ``solved``); return the row
+        kept (with ``first_try`` and ``at``).
+
+        Raises:
+            RoomError: an unknown seat or set.
+        """
+        self.seat(token)
+        with self._lock:
+            a = next((x for x in self.assignments if x.id == set_id), None)
+            if a is None:
+                raise RoomError("no such exercise set in this room")
+            index = int(record["exercise"])
+            step = int(record.get("step", 1))
+            tries = sum(1 for r in a.answers if r["token"] == token and r["exercise"] == index and r["step"] == 1)
+            row = {"token": token, "exercise": index, "move": str(record["move"])[:200], "step": step,
+                   "right": bool(record["right"]), "first_try": tries + (step == 1) <= 1,
+                   "seconds": float(record.get("seconds", 0.0)), "solved": bool(record.get("solved", False)),
+                   "at": time.time()}
+            self.store.add_exercise_answer(set_id, token, index, row["move"], step, row["right"], row["first_try"],
+                                           row["solved"], row["seconds"], row["at"])
+            a.answers.append(row)
+            self._changed()
+            return row
+
     # -- making games ------------------------------------------------------------
     def _new_game(self, players: list[str]) -> RoomGame:
         from ..menu import start_game
@@ -892,6 +1128,55 @@ class Rooms:
                                  f"({type(exc).__name__}: {str(exc)[:60]}): the file is damaged; restore the class "
                                  "from its backup (--backup), or pass another --db") from None
             room._attach(int(g["id"]), int(g["round"]), list(g["players"]), game, g["handed"])
+        self._restore_polls(data)
+        self._restore_exercises(data)
+
+    def _damaged(self, what: str, exc: Exception) -> StoreError:
+        return StoreError(f"{self.store.path}: {what} cannot be read back ({type(exc).__name__}: {str(exc)[:60]}): "
+                          "the file is damaged; restore the class from its backup (--backup), or pass another --db")
+
+    def _restore_polls(self, data: dict[str, list[dict[str, Any]]]) -> None:
+        polls: dict[int, Poll] = {}
+        for p in data["polls"]:
+            room = self._room_of(p["room"], f"poll {p['id']}")
+            try:
+                poll = Poll(int(p["id"]), room.code, Game.from_json(p["save"]), int(p["player"]), str(p["source"]),
+                            float(p["opened"]), str(p["state"]))
+                if poll.state not in POLL_STATES or poll.player not in range(len(poll.game.players)):
+                    raise ValueError("its state or player is not one a poll has")
+            except (ValueError, TypeError, KeyError) as exc:
+                raise self._damaged(f"poll {p.get('id')}", exc) from None
+            poll._analysis = p["analysis"]
+            room.polls.append(poll)
+            polls[poll.id] = poll
+        for a in data["poll_answers"]:
+            poll = polls.get(a["poll"])
+            if poll is None:
+                raise self._damaged(f"an answer to poll {str(a['poll'])[:8]}", KeyError("no such poll"))
+            before = poll.answers.get(a["token"])
+            poll.answers[a["token"]] = Answer(a["token"], a["move"], float(a["at"]),
+                                              0 if before is None else before.changes + 1)
+
+    def _restore_exercises(self, data: dict[str, list[dict[str, Any]]]) -> None:
+        from ..exercises import ExerciseSet
+
+        sets: dict[int, Assignment] = {}
+        for s in data["exercise_sets"]:
+            room = self._room_of(s["room"], f"exercise set {s['id']}")
+            try:
+                a = Assignment(int(s["id"]), ExerciseSet.from_json(s["data"]), float(s["assigned"]),
+                               ended=bool(s["ended"]))
+            except (ValueError, TypeError, KeyError) as exc:
+                raise self._damaged(f"exercise set {s.get('id')}", exc) from None
+            room.assignments.append(a)
+            sets[a.id] = a
+        for r in data["exercise_answers"]:
+            a = sets.get(r["exercise_set"])
+            if a is None:
+                raise self._damaged(f"an answer of exercise set {str(r['exercise_set'])[:8]}", KeyError("no such set"))
+            a.answers.append({"token": r["token"], "exercise": int(r["exercise"]), "move": r["move"],
+                              "step": int(r["step"]), "right": bool(r["right"]), "first_try": bool(r["first_try"]),
+                              "seconds": float(r["seconds"]), "solved": bool(r["solved"]), "at": float(r["at"])})
 
     def _room_of(self, code: Any, what: str) -> Room:
         room = self._rooms.get(code)

@@ -8,7 +8,12 @@ token, removed by the teacher or not), ``games`` (the players of each game,
 seat tokens or the agent, the seats the teacher handed to the agent, and the
 game's save file, :meth:`~gridwidgets.core.Game.to_json`, plus any hidden
 submissions still pending, which a save file leaves out) and
-``teacher_sessions`` (digests of the teacher's session cookies). Every write
+``teacher_sessions`` (digests of the teacher's session cookies), ``polls``
+and ``poll_answers`` (each class poll's position, player, state and analysis,
+and every answer given, changes included: :mod:`gridwidgets.rooms.polls`),
+``exercise_sets`` and ``exercise_answers`` (a set given to a room, and every
+answer a student gave in it: who, which exercise, which move, right or wrong,
+first try or not, seconds taken). Every write
 is one statement in autocommit mode with ``synchronous=FULL``: when a write
 returns, it is on disk. The database is the server's, never a page's, so the
 hidden submissions in it are secret from the pages.
@@ -43,7 +48,7 @@ __all__ = ["APPLICATION_ID", "SCHEMA_VERSION", "Store", "StoreError", "backup"]
 #: ``PRAGMA application_id`` of a rooms database ("gwRm"): another program's SQLite file is told apart
 APPLICATION_ID = 0x6777526D
 #: the schema this version writes (``PRAGMA user_version``); 1 was the first, with no application id
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 #: seconds between two checkpoints while the class is being written
 CHECKPOINT_EVERY = 30.0
 _HEADER = b"SQLite format 3\x00"
@@ -88,7 +93,46 @@ CREATE TABLE IF NOT EXISTS teacher_sessions (
     digest TEXT PRIMARY KEY,
     created REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS polls (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    room TEXT NOT NULL REFERENCES rooms(code),
+    save TEXT NOT NULL,
+    player INTEGER NOT NULL,
+    source TEXT NOT NULL,
+    opened REAL NOT NULL,
+    state TEXT NOT NULL DEFAULT 'open',
+    analysis TEXT NOT NULL DEFAULT ''
+);
+CREATE TABLE IF NOT EXISTS poll_answers (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    poll INTEGER NOT NULL REFERENCES polls(id),
+    token TEXT NOT NULL,
+    move TEXT NOT NULL,
+    at REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS exercise_sets (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    room TEXT NOT NULL REFERENCES rooms(code),
+    data TEXT NOT NULL,
+    assigned REAL NOT NULL,
+    ended INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS exercise_answers (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    exercise_set INTEGER NOT NULL REFERENCES exercise_sets(id),
+    token TEXT NOT NULL,
+    exercise INTEGER NOT NULL,
+    move TEXT NOT NULL,
+    step INTEGER NOT NULL,
+    right INTEGER NOT NULL,
+    first_try INTEGER NOT NULL,
+    solved INTEGER NOT NULL,
+    seconds REAL NOT NULL,
+    at REAL NOT NULL
+);
 """
+#: the tables a class's database may hold besides :data:`_TABLES` (added by later schemas)
+_MORE_TABLES = {"teacher_sessions", "polls", "poll_answers", "exercise_sets", "exercise_answers"}
 #: schema 1 -> 2: the columns and table added (closed rooms, removed seats, handed seats, sessions)
 _MIGRATE_1 = [
     "ALTER TABLE rooms ADD COLUMN closed INTEGER NOT NULL DEFAULT 0",
@@ -97,6 +141,7 @@ _MIGRATE_1 = [
 ]
 #: schema 2 -> 3: a seat's student id, given at join for grades
 _MIGRATE_2 = ["ALTER TABLE seats ADD COLUMN student_id TEXT NOT NULL DEFAULT ''"]
+# schema 3 -> 4: the polls and exercise sets' tables, new (made by _SCHEMA's CREATE ... IF NOT EXISTS)
 
 
 class StoreError(ValueError):
@@ -214,7 +259,7 @@ class Store:
             raise StoreError(f"{self.path} is an SQLite database with no class in it (copied without its -wal "
                              "file?): copy the -wal file beside it too, restore the class from its backup, or pass "
                              "another --db (a new class starts in a file that does not exist yet)")
-        if not _TABLES <= tables or tables - _TABLES - {"teacher_sessions"}:
+        if not _TABLES <= tables or tables - _TABLES - _MORE_TABLES:
             shown = ", ".join(sorted(tables)[:4]) + (", ..." if len(tables) > 4 else "")
             raise StoreError(f"{self.path} is another program's SQLite database (tables: {shown[:80]}): pass a "
                              "file of its own with --db")
@@ -337,6 +382,42 @@ class Store:
         """Record which players of a game the teacher handed to the agent."""
         self._write("UPDATE games SET handed = ? WHERE id = ?", (json.dumps(sorted(handed)), int(game_id)))
 
+    # -- polls and exercise sets ----------------------------------------------------------------
+    def add_poll(self, room: str, save: str, player: int, source: str) -> int:
+        """Record a new poll of a room (open); return its id."""
+        return self._write("INSERT INTO polls (room, save, player, source, opened) VALUES (?, ?, ?, ?, ?)",
+                           (room, save, int(player), source, time.time()))
+
+    def set_poll(self, poll_id: int, state: str, analysis: dict[str, Any] | None = None) -> None:
+        """Record a poll's state (and its analysis, once computed)."""
+        if analysis is None:
+            self._write("UPDATE polls SET state = ? WHERE id = ?", (state, int(poll_id)))
+        else:
+            self._write("UPDATE polls SET state = ?, analysis = ? WHERE id = ?",
+                        (state, json.dumps(analysis), int(poll_id)))
+
+    def add_poll_answer(self, poll_id: int, token: str, move: str, at: float) -> None:
+        """Record a student's answer to a poll (a changed answer is a new row: the last counts)."""
+        self._write("INSERT INTO poll_answers (poll, token, move, at) VALUES (?, ?, ?, ?)",
+                    (int(poll_id), token, move, float(at)))
+
+    def add_exercise_set(self, room: str, data: str) -> int:
+        """Record an exercise set given to a room (its file's text); return its id."""
+        return self._write("INSERT INTO exercise_sets (room, data, assigned) VALUES (?, ?, ?)",
+                           (room, data, time.time()))
+
+    def end_exercise_set(self, set_id: int) -> None:
+        """Record that an exercise set is off the students' screens."""
+        self._write("UPDATE exercise_sets SET ended = 1 WHERE id = ?", (int(set_id),))
+
+    def add_exercise_answer(self, set_id: int, token: str, exercise: int, move: str, step: int, right: bool,
+                            first_try: bool, solved: bool, seconds: float, at: float) -> None:
+        """Record one answer a student gave in an exercise set."""
+        self._write("INSERT INTO exercise_answers (exercise_set, token, exercise, move, step, right, first_try, "
+                    "solved, seconds, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (int(set_id), token, int(exercise), move, int(step), int(right), int(first_try), int(solved),
+                     float(seconds), float(at)))
+
     # -- the teacher's sessions ------------------------------------------------------------------
     def add_session(self, session: str) -> None:
         """Record a teacher's session (only its digest is kept)."""
@@ -355,8 +436,10 @@ class Store:
 
     # -- reading ----------------------------------------------------------------------------------
     def load(self) -> dict[str, list[dict[str, Any]]]:
-        """Everything recorded: ``{"rooms": [...], "seats": [...], "games": [...]}``, each a
-        list of rows as dicts, in the order they were made.
+        """Everything recorded: ``{"rooms": [...], "seats": [...], "games": [...],
+        "polls": [...], "poll_answers": [...], "exercise_sets": [...],
+        "exercise_answers": [...]}``, each a list of rows as dicts, in the order
+        they were made.
 
         Raises:
             StoreError: a row that cannot be read (a damaged file), naming it.
@@ -367,6 +450,10 @@ class Store:
                 rooms = [dict(r) for r in self._db.execute("SELECT * FROM rooms ORDER BY created, code")]
                 seats = [dict(r) for r in self._db.execute("SELECT * FROM seats ORDER BY joined, token")]
                 games = [dict(r) for r in self._db.execute("SELECT * FROM games ORDER BY id")]
+                polls = [dict(r) for r in self._db.execute("SELECT * FROM polls ORDER BY id")]
+                answers = [dict(r) for r in self._db.execute("SELECT * FROM poll_answers ORDER BY id")]
+                sets = [dict(r) for r in self._db.execute("SELECT * FROM exercise_sets ORDER BY id")]
+                worked = [dict(r) for r in self._db.execute("SELECT * FROM exercise_answers ORDER BY id")]
             except sqlite3.DatabaseError as exc:
                 raise StoreError(f"{self.path} is damaged ({str(exc)[:60]}): restore the class from its backup "
                                  "(--backup), or pass another --db") from None
@@ -383,7 +470,17 @@ class Store:
                 raise StoreError(f"{self.path}: game {g.get('id')} of room {str(g.get('room'))[:8]} cannot be read "
                                  f"({str(exc)[:60]}): the file is damaged; restore the class from its backup "
                                  "(--backup), or pass another --db") from None
-        return {"rooms": rooms, "seats": seats, "games": games}
+        for p in polls:
+            try:
+                p["analysis"] = json.loads(p["analysis"]) if p["analysis"] else None
+                if p["analysis"] is not None and not isinstance(p["analysis"], dict):
+                    raise ValueError("its analysis is not an object")
+            except (ValueError, TypeError) as exc:
+                raise StoreError(f"{self.path}: poll {p.get('id')} cannot be read ({str(exc)[:60]}): the file "
+                                 "is damaged; restore the class from its backup (--backup), or pass another --db"
+                                 ) from None
+        return {"rooms": rooms, "seats": seats, "games": games, "polls": polls, "poll_answers": answers,
+                "exercise_sets": sets, "exercise_answers": worked}
 
     def backup(self, dest: str | PathLike[str]) -> Path:
         """Write one consistent copy of the database to ``dest`` (SQLite's online

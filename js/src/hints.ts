@@ -28,7 +28,13 @@ export interface HintMove {
   /** 0..1: the MCTS visit share (solve: 1 for a best move, else 0). */
   share: number;
   best: boolean;
+  /** The colour, when Python says it ("heat": a class poll's count before the reveal); else by the value. */
+  tone?: Tone;
 }
+
+/** The colours of a hint. */
+export type Tone = "win" | "loss" | "draw" | "heat";
+const TONES: Tone[] = ["win", "loss", "draw", "heat"];
 
 /** The `hint_data` trait. */
 export interface HintData {
@@ -55,6 +61,7 @@ const KINDS: Array<[string, string, string]> = [
   ["", "Off", "No hints"],
   ["solve", "Solve (exact)", "The exact result of every move under perfect play (two-player games, small boards)"],
   ["mcts", "MCTS", "Monte Carlo tree search: how often each move was explored, and how it scored"],
+  ["poll", "Class answers", "How many students chose each move (a class poll)"],
 ];
 
 function num(v: unknown, d = 0): number {
@@ -75,6 +82,7 @@ export function readHints(raw: unknown): HintData | null {
         value: Math.max(-1, Math.min(1, num(h.value))),
         share: Math.max(0, Math.min(1, num(h.share))),
         best: h.best === true,
+        tone: TONES.includes(h.tone as Tone) ? (h.tone as Tone) : undefined,
       };
     }
   }
@@ -87,8 +95,9 @@ export function readHints(raw: unknown): HintData | null {
   };
 }
 
-/** "win" / "loss" / "draw": the colour of a hint (solve's labels; MCTS by the sign of its value). */
-export function tone(h: HintMove): "win" | "loss" | "draw" {
+/** "win" / "loss" / "draw" / "heat": the colour of a hint (Python's `tone` if given; solve's labels; MCTS by the sign of its value). */
+export function tone(h: HintMove): Tone {
+  if (h.tone) return h.tone;
   if (h.label === "win" || h.label === "loss" || h.label === "draw") return h.label;
   if (h.value > 0.1) return "win";
   if (h.value < -0.1) return "loss";
@@ -99,8 +108,8 @@ export function tone(h: HintMove): "win" | "loss" | "draw" {
 function order(kind: string, moves: Array<[string, HintMove]>): Array<[string, HintMove]> {
   return moves.slice().sort(([, a], [, b]) => {
     if (a.best !== b.best) return a.best ? -1 : 1;
-    const ka = kind === "mcts" ? a.share : a.value;
-    const kb = kind === "mcts" ? b.share : b.value;
+    const ka = kind === "solve" ? a.value : a.share;
+    const kb = kind === "solve" ? b.value : b.share;
     if (ka !== kb) return kb - ka;
     return b.value - a.value;
   });
@@ -112,6 +121,7 @@ export class HintsView {
   private readonly select: HTMLSelectElement;
   private readonly options = new Map<string, HTMLOptionElement>();
   private readonly statusEl: HTMLDivElement;
+  private readonly titleEl: HTMLSpanElement;
   private readonly listEl: HTMLOListElement;
   private readonly moreEl: HTMLDivElement;
   private group: SVGGElement | null = null;
@@ -132,7 +142,7 @@ export class HintsView {
   ) {
     this.box = html("div", { class: "gw-hints", role: "group", "aria-label": "hints", "data-role": "hint-box" }, undefined, parent);
     const head = html("label", { class: "gw-hints-head" }, undefined, this.box);
-    html("span", { class: "gw-section-title" }, "Hints", head);
+    this.titleEl = html("span", { class: "gw-section-title" }, "Hints", head);
     this.select = html("select", {
       class: "gw-select",
       "data-action": "hints",
@@ -176,6 +186,9 @@ export class HintsView {
       opt.hidden = !offered;
     }
     if (this.select.value !== want) this.select.value = want;
+    // a class poll's overlay is Python's to turn on and off: no selector beside it
+    this.select.hidden = want === "poll";
+    setText(this.titleEl, want === "poll" ? "Class answers" : "Hints");
     this.box.classList.toggle("is-on", want !== "");
 
     const raw = this.get("hint_data");
@@ -238,10 +251,11 @@ export class HintsView {
     const small = cell < SMALL_CELL;
     const entries = Object.entries(data.moves);
     const maxShare = entries.reduce((m, [, h]) => Math.max(m, h.share), 0) || 1;
-    const mcts = data.kind === "mcts";
+    // MCTS and a class poll: the strength of a move's tint is its share (visits, answers)
+    const mcts = data.kind !== "solve";
     /** Whether a label is written out (else a dot): always, but on small cells only the leading MCTS moves. */
     const spell = (h: HintMove, tiny: boolean): boolean =>
-      !mcts || !tiny || h.best || h.share >= Math.max(0.02, 0.25 * maxShare);
+      !mcts || data.kind === "poll" || !tiny || h.best || h.share >= Math.max(0.02, 0.25 * maxShare);
     const strength = (h: HintMove): number =>
       mcts ? 0.12 + 0.5 * (h.share / maxShare) : h.best ? 0.42 : 0.3;
     const listed: Array<[string, HintMove]> = [];
@@ -337,7 +351,7 @@ export class HintsView {
           "data-move": move,
           "data-hint": h.label,
           "data-tone": t,
-          title: `${move}: ${h.label}${mcts ? ` (value ${h.value >= 0 ? "+" : ""}${h.value.toFixed(2)})` : ""}`,
+          title: `${move}: ${h.label}${data.kind === "mcts" ? ` (value ${h.value >= 0 ? "+" : ""}${h.value.toFixed(2)})` : ""}`,
         }, undefined, this.listEl);
         html("span", { class: "gw-hint-move" }, move, li);
         const bar = html("span", { class: "gw-hint-bar", "aria-hidden": "true" }, undefined, li);

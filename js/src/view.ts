@@ -438,7 +438,11 @@ export class GridView {
 
   /** `hints` or `hint_data` changed: redraw the overlay only. */
   private updateHints(): void {
-    if (this.state) this.hints.update(this.state, this.state.contract.hint_kinds);
+    if (!this.state) return;
+    this.hints.update(this.state, this.state.contract.hint_kinds);
+    // the box stays hidden when the page hides the hints (its overlay on the board is still drawn)
+    const hidden = this.trait("hidden_controls");
+    if (Array.isArray(hidden) && hidden.includes("hints")) this.hints.box.hidden = true;
   }
 
   destroy(): void {

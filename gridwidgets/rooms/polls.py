@@ -1,0 +1,296 @@
+"""Class polls: the teacher puts one position on every seated student's
+screen, each student answers it with one move, and the class's answers are
+shown on the board as a heat map, next to what the solver says.
+
+A poll (:class:`Poll`) is a position of the room's game (from one of its
+games, at its current step or any step of its history; from an exercise; from
+a save file) and the player whose move the class chooses. It goes through
+:data:`POLL_STATES`:
+
+- ``"open"``: every seated student's page shows the position; a student's
+  answer (:meth:`~gridwidgets.rooms.Room.answer_poll`) is a move that player
+  could play there (for a simultaneous node, that player's choice), checked
+  by the same ``play()`` as every move, on a copy: the poll's position never
+  changes. A student may change the answer until the poll is closed; no page
+  of a student shows anyone else's answer.
+- ``"closed"``: answers are refused; the teacher's page and the projector
+  show the heat map (:meth:`Poll.overlay`): a count per move, on the board.
+- ``"revealed"``: the analysis (:func:`analyse`) is shown beside it: the
+  solver's value of every move where the position is solved within
+  :data:`REVEAL_SECONDS` (Monte Carlo tree search estimates otherwise, said
+  as such), and at a simultaneous node of two players the equilibrium mix
+  next to the class's mix.
+- ``"ended"``: the students' pages are back to their games.
+
+Every poll and every answer is written to the room's store before it counts
+(the ``polls`` and ``poll_answers`` tables); names are the teacher's to show
+(:meth:`Poll.table` names no one unless asked).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core.errors import IllegalMoveError, shorten
+from ..core.game import Game
+
+__all__ = ["MAX_POLLS", "POLL_STATES", "REVEAL_SECONDS", "Answer", "Poll", "analyse", "poll_position"]
+
+#: the states of a poll, in order
+POLL_STATES = ("open", "closed", "revealed", "ended")
+#: the solver's budget (seconds) on "reveal"; Monte Carlo tree search estimates beyond it
+REVEAL_SECONDS = 2.0
+#: the most polls one room keeps (a class asks a few dozen)
+MAX_POLLS = 500
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One student's answer to a poll.
+
+    Attributes:
+        token: the seat token of the student.
+        move: the move, in notation (rule C-2), as the game writes it.
+        at: when it was given (Unix time, seconds).
+        changes: how many times the student changed it before this one (0: a first answer).
+    """
+
+    token: str
+    move: str
+    at: float
+    changes: int = 0
+
+
+@dataclass
+class Poll:
+    """One position asked of the whole class (see the module's text).
+
+    Attributes:
+        id: its id in the store.
+        room: the room's code.
+        game: the position (the poll's own copy: nobody plays on it).
+        player: the player id whose move the class chooses.
+        source: where the position comes from, as the teacher's page says it
+            (``"game 3, step 12"``, ``"exercise 2"``, ``"a save file"``).
+        opened: when the poll was opened (Unix time, seconds).
+        state: one of :data:`POLL_STATES`.
+        answers: per seat token, the latest :class:`Answer`.
+    """
+
+    id: int
+    room: str
+    game: Game
+    player: int
+    source: str
+    opened: float
+    state: str = "open"
+    answers: dict[str, Answer] = field(default_factory=dict)
+    #: counts every change (pages compare it to redraw)
+    version: int = 0
+    _analysis: dict[str, Any] | None = field(default=None, repr=False)
+    _analysis_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def check_move(self, move: Any) -> str:
+        """The notation of ``move`` if :attr:`player` could play it at the
+        poll's position (on a copy; the position never changes).
+
+        Raises:
+            IllegalMoveError: naming the rule, as ``play()`` does.
+        """
+        if not isinstance(move, str) or not move or len(move) > 200:
+            raise IllegalMoveError(f"{shorten(move)} is not a move (C-2)")
+        trial = self.game.copy()
+        return str(trial.play(move, player=self.player))
+
+    def counts(self) -> dict[str, int]:
+        """How many students chose each move: ``{notation: count}``, most chosen first."""
+        tally: dict[str, int] = {}
+        for a in self.answers.values():
+            tally[a.move] = tally.get(a.move, 0) + 1
+        return dict(sorted(tally.items(), key=lambda kv: (-kv[1], kv[0])))
+
+    def mine(self, token: str) -> str | None:
+        """The answer of the seat ``token`` (notation), or ``None``."""
+        a = self.answers.get(token)
+        return a.move if a is not None else None
+
+    def analysis(self, budget: float = REVEAL_SECONDS) -> dict[str, Any]:
+        """:func:`analyse` of the poll's position for its player, computed once
+        (the first caller computes it; the others wait for it)."""
+        with self._analysis_lock:
+            if self._analysis is None:
+                self._analysis = analyse(self.game, self.player, budget)
+            return self._analysis
+
+    @property
+    def analysed(self) -> bool:
+        """Whether :meth:`analysis` is computed already."""
+        return self._analysis is not None
+
+    def overlay(self, *, revealed: bool | None = None) -> dict[str, Any]:
+        """The heat map as a board's hint overlay (the widget's ``hint_data``):
+        ``{"kind": "poll", "version", "status": "done", "message", "moves":
+        {notation: {"label", "value", "share", "best", "tone"}}}``: ``label``
+        the count (``""`` for a move nobody chose), ``share`` the count over
+        the largest count, ``best`` the most chosen moves. Before the reveal every move is drawn in the heat
+        colour; once revealed (and :meth:`analysis` computed), every move the
+        analysis values is drawn, coloured by its value for :attr:`player`
+        (the unchosen ones with a count of 0)."""
+        counts = self.counts()
+        top = max(counts.values(), default=0)
+        shown = self.state == "revealed" if revealed is None else revealed
+        values: dict[str, float] = {}
+        if shown and self._analysis is not None:
+            values = {m: float(v["value"]) for m, v in self._analysis.get("moves", {}).items()}
+        moves: dict[str, dict[str, Any]] = {}
+        for move in dict.fromkeys([*counts, *values]):
+            n = counts.get(move, 0)
+            entry: dict[str, Any] = {"label": str(n) if n else "", "value": values.get(move, 0.0),
+                                     "share": n / top if top else 0.0, "best": bool(top) and n == top}
+            if move not in values:
+                entry["tone"] = "heat"
+            moves[move] = entry
+        n = len(self.answers)
+        message = f"{n} answer{'' if n == 1 else 's'}"
+        if shown and self._analysis is not None:
+            message += f". {self._analysis['message']}"
+        return {"kind": "poll", "version": self.game.version, "status": "done", "message": message, "moves": moves}
+
+    def table(self, names: dict[str, str] | None = None) -> list[dict[str, Any]]:
+        """One row per move answered or valued: ``move``, ``answers`` (count),
+        ``share`` (of the answers, 0..1), and once revealed ``value`` (the
+        solver's -1..1 for :attr:`player`, or the MCTS estimate) or ``mix``
+        (the equilibrium probability at a simultaneous node) and ``best`` (one
+        of the analysis's best moves); with ``names``
+        (seat token -> name) also ``who``, the students who chose it. Most
+        chosen first, then by value."""
+        counts = self.counts()
+        total = sum(counts.values())
+        a = self._analysis if self.state == "revealed" else None
+        valued = a.get("moves", {}) if a else {}
+        mix = a.get("mix", {}) if a else {}
+        rows = []
+        for move in dict.fromkeys([*counts, *valued, *mix]):
+            row: dict[str, Any] = {"move": move, "answers": counts.get(move, 0),
+                                   "share": counts.get(move, 0) / total if total else 0.0}
+            if move in valued:
+                row["value"] = float(valued[move]["value"])
+                row["verdict"] = valued[move]["label"]
+                row["best"] = bool(valued[move].get("best"))
+            if mix:
+                row["mix"] = float(mix.get(move, 0.0))
+            if names is not None:
+                row["who"] = sorted(names.get(t, "?") for t, ans in self.answers.items() if ans.move == move)
+            rows.append(row)
+        rows.sort(key=lambda r: (-r["answers"], -r.get("value", r.get("mix", 0.0)), r["move"]))
+        return rows
+
+
+def analyse(game: Game, player: int, budget: float = REVEAL_SECONDS) -> dict[str, Any]:
+    """What the class's answers are compared with on "reveal".
+
+    - At a simultaneous node of two players whose game values it (a
+      ``stage_matrix`` analysis tool): the Nash equilibrium of the node
+      (:func:`gridwidgets.analysis.equilibrium`), ``player``'s mix.
+    - Else, for two-player zero-sum games of perfect information: the exact
+      value of every move (:func:`gridwidgets.analysis.solve`) within
+      ``budget`` seconds.
+    - Else, or when the solver runs out of budget: Monte Carlo tree search
+      estimates (:class:`gridwidgets.agents.MCTSAgent`), said as such.
+
+    Args:
+        game: the position.
+        player: whose move it is about (a player to move).
+        budget: seconds for the solver (MCTS gets half of it).
+
+    Returns:
+        ``{"kind": "solve" | "mcts" | "equilibrium" | "none", "exact": bool,
+        "moves": {notation: {"label", "value", "share", "best"}}, "mix":
+        {notation: probability}, "message": str}`` (``value`` in -1..1 for
+        ``player``; ``mix`` only at a simultaneous node).
+    """
+    from ..analysis.hints import compute_hints, hint_kinds
+
+    if game.is_simultaneous_node() and len(game.players) == 2 and player in (0, 1):
+        try:
+            from ..analysis.equilibrium import before_submissions, equilibrium
+
+            eq = equilibrium(before_submissions(game))
+            mix = {str(k): float(p) for k, p in eq.strategy(player).items()}
+            value = eq.value if player == 0 else eq.value_o
+            best = max(mix.values(), default=0.0)
+            moves = {m: {"label": f"{p:.0%}", "value": max(-1.0, min(1.0, 2 * p - 1)), "share": p,
+                         "best": p == best} for m, p in mix.items() if p > 1e-9}
+            return {"kind": "equilibrium", "exact": True, "moves": moves, "mix": mix,
+                    "message": f"Nash equilibrium mix of {game.players[player]} (expected value {value:+.2f})."}
+        except Exception as exc:  # a game without a stage matrix: MCTS below
+            reason = f"no equilibrium ({type(exc).__name__}: {shorten(str(exc), 40)})"
+    else:
+        reason = ""
+    view = game.view_for(player) if game.is_simultaneous_node() else game
+    if "solve" in hint_kinds(view) and not view.is_simultaneous_node():
+        try:
+            data = compute_hints("solve", view, budget)
+            return {"kind": "solve", "exact": True, "moves": data["moves"], "mix": {},
+                    "message": f"Solved exactly: {data['message']}"}
+        except (RuntimeError, ValueError) as exc:
+            reason = f"too big to solve in {budget:g} s" if isinstance(exc, RuntimeError) else shorten(str(exc), 60)
+    try:
+        data = compute_hints("mcts", view, max(0.2, budget / 2))
+    except Exception as exc:
+        return {"kind": "none", "exact": False, "moves": {}, "mix": {},
+                "message": f"This position could not be analysed ({type(exc).__name__}: {shorten(str(exc), 60)})."}
+    why = f" ({reason})" if reason else ""
+    return {"kind": "mcts", "exact": False, "moves": data["moves"], "mix": {},
+            "message": f"Estimates, not exact{why}: {data['message']}"}
+
+
+def poll_position(source: Any, *, step: int | None = None) -> Game:
+    """The position a poll asks, as its own game with no moves to undo past it.
+
+    Args:
+        source: a :class:`~gridwidgets.core.Game` (its current position, or
+            the one after ``step`` steps of its history), an exercise (its
+            ``start()``), or a save file's text (``to_json``; any registered
+            game).
+        step: for a game or a save file, the step of its history (0 is the
+            start); default its current position.
+
+    Raises:
+        ValueError: a save file that does not load (saying why), a step
+            outside the history, a position where the game is over, or a
+            source of another kind.
+    """
+    if isinstance(source, (str, bytes, dict)):
+        from ..core.savefile import load
+
+        game = load(Game, source)
+    elif isinstance(source, Game):
+        game = source.copy()
+    elif callable(getattr(source, "start", None)):
+        game = source.start()
+        if not isinstance(game, Game):
+            raise ValueError(f"an exercise's start() gave {type(game).__name__}, not a game")
+    else:
+        raise ValueError("a poll's position comes from a game, an exercise or a save file, "
+                         f"not {type(source).__name__}")
+    if step is not None:
+        total = game.step_count + len(game.future_steps)
+        if not isinstance(step, int) or isinstance(step, bool) or not 0 <= step <= total:
+            raise ValueError(f"step {shorten(step)} is outside this game's history (0..{total})")
+        game.goto(step)
+    if game.pending:
+        from ..analysis.equilibrium import before_submissions
+
+        game = before_submissions(game)
+    if game.is_over:
+        raise ValueError("the game is over at that position: no move to ask")
+    return game
+
+
+def now() -> float:
+    """The time an answer is stamped with (Unix seconds)."""
+    return time.time()
