@@ -10,6 +10,7 @@ do is :class:`~gridwidgets.rooms.Room`'s (``open_poll``, ``answer_poll``,
 
 from __future__ import annotations
 
+import secrets
 import threading
 from collections.abc import Callable
 from html import escape
@@ -174,12 +175,11 @@ def PollPanel(room: Room, poll: Poll, key: Callable[[], str] | None, version: An
             solara.Text(f"{poll.game.player_label(poll.player)} to choose · {state}", classes=["gw-poll-state"])
         if key is not None:
             with solara.Row(style={"gap": "12px", "flex-wrap": "wrap"}):
-                if poll.state == "open":
-                    solara.Button("Close answers", on_click=_safe(lambda: room.close_poll(key()), set_error),
-                                  color="warning", classes=["gw-close-poll"])
-                if poll.state != "revealed":
-                    solara.Button("Reveal", on_click=_safe(lambda: room.reveal_poll(key()), set_error),
-                                  color="primary", classes=["gw-reveal-poll"])
+                # every button stays where it is (disabled once done): none moves under the teacher's pointer
+                solara.Button("Close answers", on_click=_safe(lambda: room.close_poll(key()), set_error),
+                              color="warning", classes=["gw-close-poll"], disabled=poll.state != "open")
+                solara.Button("Reveal", on_click=_safe(lambda: room.reveal_poll(key()), set_error),
+                              color="primary", classes=["gw-reveal-poll"], disabled=poll.state == "revealed")
                 solara.Button("End the poll (back to the games)", on_click=_safe(lambda: room.end_poll(key()),
                                                                                    set_error),
                               outlined=True, classes=["gw-end-poll"])
@@ -244,7 +244,7 @@ def ExercisePanel(room: Room, key: Callable[[], str], version: Any) -> None:
     from ..exercises import generate, kinds
     from ..menu import start_game
 
-    options = solara.use_memo(lambda: start_game(room.game_name, room.board).options, [room.game_name, room.board])
+    options = solara.use_memo(lambda: start_game(room.game_name, room.board).options(), [room.game_name, room.board])
     offered = solara.use_memo(lambda: kinds(room.game_name, **options), [room.game_name, room.board])
     kind, set_kind = solara.use_state(offered[0] if offered else "")
     count, set_count = solara.use_state(6)
@@ -261,7 +261,8 @@ def ExercisePanel(room: Room, key: Callable[[], str], version: Any) -> None:
 
         def work() -> None:
             try:
-                exercises = generate(room.game_name, kind=kind, depth=depth, n=count, seed=None, **options)
+                exercises = generate(room.game_name, kind=kind, depth=depth, n=count, seed=secrets.randbelow(10**6),
+                                     **options)
                 room.assign_exercises(token, exercises)
                 set_error("")
             except (RoomError, ValueError) as exc:
@@ -328,7 +329,7 @@ def ExerciseTable(room: Room, a: Any, version: Any, shown: int, on_show: Callabl
 @solara.component
 def WrongAnswersBoard(a: Any, index: int, version: Any) -> None:
     wrong = classwork.wrong_answers(a, index)
-    board = solara.use_memo(lambda: poll_board(wrong, fit="screen"), [a.id, index])
+    board = solara.use_memo(lambda: poll_board(wrong), [a.id, index])
     solara.use_effect(lambda: board.close, [board])
 
     def refresh() -> None:

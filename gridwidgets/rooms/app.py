@@ -32,7 +32,8 @@ from typing import Any
 from urllib.parse import parse_qs, quote
 
 import anywidget
-import solara
+import pandas  # noqa: F401  (imported once, here: a page's thread importing it while another checks a
+import solara  # state for a DataFrame finds it half imported)
 import traitlets
 
 from ..menu import AGENTS, games_menu
