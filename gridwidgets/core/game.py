@@ -51,6 +51,9 @@ from .moves import CellMove, Hidden, JointMove, Step
 from .notation import col_label
 from .savefile import MAX_SAVE_CHARS
 
+#: the longest position text :meth:`Game.from_position` reads (a 26x26 board with every field is far shorter)
+MAX_POSITION_CHARS = 20_000
+
 __all__ = ["CellMove", "Game", "Hidden", "JointMove", "Observation", "Step"]
 
 G = TypeVar("G", bound="Game")
@@ -1072,6 +1075,56 @@ class Game(KnowledgeHooks, PictureHooks, TerminalHooks, ViewHooks, ABC):
 
         return simulate(cls, n_games, seed=seed, n_jobs=n_jobs, progress=progress, parquet=parquet, batch=batch,
                         **options)
+
+    # ------------------------------------------------------------------
+    # Positions as text
+    # ------------------------------------------------------------------
+    def position(self) -> str:
+        """The whole state as one line of text, the game's position notation
+        (what a FEN is to chess): ``"<game id> <the game's fields>"``, e.g.
+        ``"<id> 4x4 ..../.X../..O./.... X"``. A hidden submission is never
+        in it. :meth:`from_position` reads it back to an equal position.
+
+        Raises:
+            NotImplementedError: for a game without a position notation.
+        """
+        with self._lock:
+            return f"{self.game_id} {self._write_position()}"
+
+    @classmethod
+    def from_position(cls: type[G], text: str) -> G:
+        """A game that starts at the position ``text``: :meth:`position`'s
+        notation, or the text board that ``print(g)`` shows where the game
+        reads one. Its history is empty, so undo and :meth:`reset` stop there.
+
+        Raises:
+            ValueError: for text that is not a position of this game, saying
+                what is wrong (a count that cannot be, a cell off the board),
+                quoting at most a few dozen characters of it; longer than
+                :data:`MAX_POSITION_CHARS`, refused unread.
+            NotImplementedError: for a game without a position notation.
+        """
+        if not isinstance(text, str):
+            raise ValueError(f"a position is text, got {type(text).__name__}")
+        if len(text) > MAX_POSITION_CHARS:
+            raise ValueError(f"a position has at most {MAX_POSITION_CHARS:,} characters, got {len(text):,}")
+        body = text.strip()
+        head, _, rest = body.partition(" ")
+        if head == cls.game_id:
+            body = rest.strip()
+        elif head.isidentifier() and head.islower() and "\n" not in body.split(" ", 1)[0]:
+            raise ValueError(f"{shorten(head)} is not this game's id ({cls.game_id}): a position of another game?")
+        return cls._read_position(body)
+
+    def _write_position(self) -> str:
+        """The game's fields of :meth:`position` (a game overrides it)."""
+        raise NotImplementedError(f"{type(self).__name__} has no position notation")
+
+    @classmethod
+    def _read_position(cls: type[G], body: str) -> G:
+        """A new game at the position ``body`` (:meth:`position` without the
+        game id, or the text board): a game overrides it."""
+        raise NotImplementedError(f"{cls.__name__} has no position notation")
 
     # ------------------------------------------------------------------
     # Displays
