@@ -1,7 +1,7 @@
 """Positions as text (issue 28): ``g.position()`` writes a game's whole state
 in one line, ``Game.from_position(text)`` starts a game there (undo and reset
 stop at it); a bad position is refused in bounded time, naming the rule.
-So far: Gridlock (GL-1..GL-3); the other games follow."""
+So far: Gridlock (GL-1..GL-3) and GridMaster4 (GM-1..GM-8); the other games follow."""
 
 from __future__ import annotations
 
@@ -72,3 +72,55 @@ def test_input_of_any_size_and_shape_is_refused_in_bounded_time(text):
 def test_a_game_without_a_notation_says_so():
     with pytest.raises(NotImplementedError, match="no position notation"):
         gw.GridBloc().position()
+
+
+# -- GridMaster4 (GM-1..GM-8) -----------------------------------------------------------------------
+def random_gm(seed: int) -> gw.GridMaster4:
+    rnd = random.Random(seed)
+    size, players, tiles = rnd.choice([5, 6, 8]), rnd.randint(1, 4), rnd.choice([3, 5, 8, 20])
+    if players == 1:
+        tiles = min(tiles, size * size)
+    g = gw.GridMaster4(size=size, players=players, tiles=tiles, deactivate=rnd.choice(["own", "all"]))
+    for _ in range(rnd.randrange(0, 60)):
+        if g.is_over:
+            break
+        g.play(rnd.choice(g.legal_moves()))
+    return g
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_gm_a_position_reads_back_to_the_same_state_and_the_same_future(seed):
+    g = random_gm(seed)
+    text = g.position()
+    h = gw.GridMaster4.from_position(text)
+    assert h.position() == text and not h.history
+    assert [str(m) for m in h.legal_moves()] == [str(m) for m in g.legal_moves()]
+    assert (h.current_player, h.is_over, h.winners, h.scores, h.blocked, h.owed) == (
+        g.current_player, g.is_over, g.winners, g.scores, g.blocked, g.owed)
+    if not g.is_over:  # the same game from here: the same next position after the same move
+        move = g.legal_moves()[0]
+        g.play(move)
+        h.play(str(move))
+        assert h.position() == g.position()
+
+
+EMPTY6 = "/".join([".,.,.,.,.,."] * 6)
+
+
+@pytest.mark.parametrize(("text", "rule"), [
+    ("6 2p 5t own " + EMPTY6 + " O - 0,0 extra", "GM-1"),
+    ("6 5p 5t own " + EMPTY6 + " O - 0,0", "GM-1"),                       # five players
+    ("6 2p 5t own " + EMPTY6.replace(".", "Z1", 1) + " O - 0,0", "GM-1"),   # no player Z
+    ("6 2p 5t own " + EMPTY6.replace(".", "O9", 1) + " O - 0,0", "GM-1"),   # beyond the tiles
+    ("6 2p 5t own " + EMPTY6.replace(".", "O2", 1) + " M - 0,0", "GM-3"),   # a tile 2 without a tile 1
+    ("6 2p 5t own " + EMPTY6.replace(".", "O1", 1).replace(".", "o2", 1) + " M - 0,0", "GM-5"),
+    ("6 2p 5t own " + EMPTY6 + " M M 0,1", "GM-6"),                       # the blocked player to move
+    ("6 2p 5t own " + EMPTY6 + " O - 0", "GM-7"),
+    ("6 2p 5t own " + EMPTY6 + " Q - 0,0", "GM-4"),
+    ("3 1p 9t own " + "/".join(",".join(f"O{r * 3 + c + 1}" for c in range(3)) for r in range(3)) + " O - 0", "GM-8"),
+    ("6 2p 5t sometimes " + EMPTY6 + " O - 0,0", "GM-5"),
+])
+def test_gm_a_bad_position_is_refused_naming_the_rule(text, rule):
+    with pytest.raises(ValueError, match=rule) as err:
+        gw.GridMaster4.from_position(text)
+    assert len(str(err.value)) < 260
