@@ -154,6 +154,16 @@ class RoomGame:
         """The player id ``token`` holds in this game, or ``None``."""
         return self.players.index(token) if token in self.players else None
 
+    def points(self) -> list[float] | None:
+        """Each player's points in this game once it is over (1 a win, 1/2 a
+        draw or shared win, 0 a loss), read under the game's lock; ``None``
+        while it goes on."""
+        with self.game.lock:
+            if not self.game.is_over:
+                return None
+            winners = tuple(self.game.winners)
+        return [1.0 if winners == (p,) else 0.5 if p in winners else 0.0 for p in range(len(self.players))]
+
 
 @dataclass
 class Room:
@@ -380,13 +390,12 @@ class Room:
         draw or shared win), by seat token (what Swiss pairing sorts by)."""
         out = dict.fromkeys(self.seats, 0.0)
         for rg in list(self.games):
-            with rg.game.lock:
-                if not rg.game.is_over:
-                    continue
-                winners = tuple(rg.game.winners)
-            for p, token in enumerate(rg.players):
+            points = rg.points()
+            if points is None:
+                continue
+            for token, got in zip(rg.players, points, strict=True):
                 if token in out:
-                    out[token] += 1.0 if winners == (p,) else 0.5 if p in winners else 0.0
+                    out[token] += got
         return out
 
     def _swiss(self, tokens: list[str], n: int, points: dict[str, float]) -> list[list[str]]:

@@ -43,20 +43,30 @@ def _work() -> None:
             future.set_exception(exc)
 
 
-def opens_with_a_choice(game: Game) -> bool:
-    """True if ``game``'s first position is a simultaneous node of two players."""
+def _opening(game: Game) -> Game:
+    """A copy of ``game`` at its first position (step 0)."""
     opening = game.copy()
     if opening.step_count:
         opening.goto(0)
+    return opening
+
+
+def opens_with_a_choice(game: Game) -> bool:
+    """True if ``game``'s first position is a simultaneous node of two players."""
+    return _is_choice(_opening(game))
+
+
+def _is_choice(opening: Game) -> bool:
     return len(opening.players) == 2 and opening.is_simultaneous_node()
 
 
 def key(game: Game) -> str:
     """The opening of ``game`` as text: its save file at step 0 without the
     moves after it (two games with the same setup share it)."""
-    opening = game.copy()
-    if opening.step_count or opening.pending:
-        opening.goto(0)
+    return _key(_opening(game))
+
+
+def _key(opening: Game) -> str:
     data = {k: v for k, v in opening.to_dict().items() if k not in ("future", "board")}
     return json.dumps(data, sort_keys=True)
 
@@ -75,16 +85,14 @@ def _solve(text_key: str, opening: Game) -> Any:
 def equilibrium(game: Game) -> Any:
     """The equilibrium of ``game``'s opening (an :class:`~gridwidgets.analysis.Equilibrium`):
     from the cache, or waiting for :func:`prepare`'s computation, or computed now."""
-    k = key(game)
+    opening = _opening(game)
+    k = _key(opening)
     with _lock:
         if k in _solved:
             return _solved[k]
         running = _running.get(k)
     if running is not None:
         return running.result()
-    opening = game.copy()
-    if opening.step_count or opening.pending:
-        opening.goto(0)
     return _solve(k, opening)
 
 
@@ -94,12 +102,10 @@ def prepare(game: Game) -> None:
     calls it when it starts a game). Never blocks; at most one opening is
     solved at a time."""
     global _worker
-    if not opens_with_a_choice(game):
+    opening = _opening(game)
+    if not _is_choice(opening):
         return
-    k = key(game)
-    opening = game.copy()
-    if opening.step_count or opening.pending:
-        opening.goto(0)
+    k = _key(opening)
     with _lock:
         if k in _solved or k in _running or len(_solved) + len(_running) >= MAX_OPENINGS:
             return

@@ -112,13 +112,9 @@ def _scores(room: Room, through_round: int | None) -> list[tuple[Any, list[float
     player's points in it (1 a win, 1/2 a draw or shared win, 0 a loss)."""
     out = []
     for rg in list(room.games):
-        if through_round is not None and rg.round > through_round:
-            continue
-        with rg.game.lock:
-            if not rg.game.is_over:
-                continue
-            winners = tuple(rg.game.winners)
-        out.append((rg, [1.0 if winners == (p,) else 0.5 if p in winners else 0.0 for p in range(len(rg.players))]))
+        points = rg.points() if through_round is None or rg.round <= through_round else None
+        if points is not None:
+            out.append((rg, points))
     return out
 
 

@@ -51,15 +51,21 @@ def teacher_page(browser, server: RoomsServer):
     return page
 
 
-def download_standings(page) -> list[str]:
-    """The standings CSV from the teacher's results: its lines."""
+def download(page, label: str) -> bytes:
+    """What the teacher's results button ``label`` (its text's start) downloads."""
     if not page.locator(".gw-results").count():
         page.locator(".gw-show-results").click()
-    button = page.get_by_text("Download the standings")
+    button = page.get_by_text(label)
     button.wait_for()
     with page.expect_download() as info:
         button.click()
-    return open(info.value.path(), encoding="utf-8").read().splitlines()
+    with open(info.value.path(), "rb") as file:
+        return file.read()
+
+
+def download_standings(page) -> list[str]:
+    """The standings CSV from the teacher's results: its lines."""
+    return download(page, "Download the standings").decode("utf-8").splitlines()
 
 
 def pair_and_teacher(browser, server: RoomsServer):
@@ -70,13 +76,7 @@ def pair_and_teacher(browser, server: RoomsServer):
 
 
 def download_games(page) -> dict[str, str]:
-    if not page.locator(".gw-results").count():
-        page.locator(".gw-show-results").click()
-    button = page.get_by_text("Download every game")
-    button.wait_for()
-    with page.expect_download() as info:
-        button.click()
-    with zipfile.ZipFile(io.BytesIO(open(info.value.path(), "rb").read())) as archive:
+    with zipfile.ZipFile(io.BytesIO(download(page, "Download every game"))) as archive:
         return {name: archive.read(name).decode() for name in archive.namelist()}
 
 
