@@ -127,6 +127,8 @@ class Game(KnowledgeHooks, PictureHooks, TerminalHooks, ViewHooks, ABC):
     rows: int
     cols: int
 
+    #: the position a game made by :meth:`from_position` started at (its notation), else ``None``
+    _start_position: str | None = None
     #: attributes that never change after ``__init__`` (lookup tables): copies share them
     _static: ClassVar[frozenset[str]] = frozenset()
     #: True if :attr:`game_type` says some node is simultaneous (a fast check in ``play``)
@@ -937,7 +939,8 @@ class Game(KnowledgeHooks, PictureHooks, TerminalHooks, ViewHooks, ABC):
         return g
 
     def __eq__(self, other: object) -> bool:
-        """Same class, options, history, redo list, board and player to act (at
+        """Same class, options, start position (:attr:`start_position`),
+        history, redo list, board and player to act (at
         a simultaneous node: the players who choose there). Hidden submissions
         are not compared, nor who has submitted one: like a save file, which
         leaves them out, equality is about the public game."""
@@ -950,6 +953,7 @@ class Game(KnowledgeHooks, PictureHooks, TerminalHooks, ViewHooks, ABC):
             and [str(m) for m in self.future] == [str(m) for m in other.future]
             and np.array_equal(self.board, other.board)
             and self._public_turn() == other._public_turn()
+            and self._start_position == other._start_position
         )
 
     def _public_turn(self) -> Any:
@@ -1114,7 +1118,23 @@ class Game(KnowledgeHooks, PictureHooks, TerminalHooks, ViewHooks, ABC):
             body = rest.strip()
         elif head.isidentifier() and head.islower() and "\n" not in body.split(" ", 1)[0]:
             raise ValueError(f"{shorten(head)} is not this game's id ({cls.game_id}): a position of another game?")
-        return cls._read_position(body)
+        game = cls._read_position(body)
+        start = game.position()
+        try:
+            fresh = cls(**game.options()).position()
+        except (TypeError, ValueError):  # pragma: no cover - options() makes a new game by contract
+            fresh = None
+        if start != fresh:  # the constructor's own first position needs no start to be kept
+            game._start_position = start
+        return game
+
+    @property
+    def start_position(self) -> str | None:
+        """The position this game started at (:meth:`position`'s text), where
+        :meth:`from_position` made it and it is not the constructor's first
+        position; ``None`` for a game its constructor started. Undo,
+        :meth:`reset`, copies and save files keep it."""
+        return self._start_position
 
     def _write_position(self) -> str:
         """The game's fields of :meth:`position` (a game overrides it)."""
