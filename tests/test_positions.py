@@ -244,3 +244,90 @@ def test_bf_a_position_won_by_control_is_over_with_its_winner():
         gw.BlockFour.from_position(EMPTY9 + " X=IOZ/LT O=ILOTZ/- turn=13 stall=10 bid")
     g = gw.BlockFour.from_position(text + "over")
     assert g.is_over and g.winners == (0,) and g.legal_moves() == []
+
+
+# -- GridBloc (GB-1..GB-10) -------------------------------------------------------------------------
+def random_gb(seed: int) -> gw.GridBloc:
+    rnd = random.Random(seed)
+    g = gw.GridBloc(size=rnd.choice([3, 4, 5, 9]), setup=rnd.random() < 0.2,
+                    holes=["A1", "B3"] if rnd.random() < 0.3 else [])
+    play_on(g, rnd, rnd.randrange(0, 90))
+    return g
+
+
+@pytest.mark.parametrize("seed", range(120))
+def test_gb_a_position_reads_back_to_the_same_state_and_the_same_future(seed):
+    g = random_gb(seed)
+    h = gw.GridBloc.from_position(g.position())
+    assert (h.phase, h.round, h.round_scores, h.runner, h.start, h.scored, h.holes) == (
+        g.phase, g.round, g.round_scores, g.runner, g.start, g.scored, g.holes)
+    assert (set(map(str, h.walls)), h.original_walls, set(h.placed_walls)) == (
+        set(map(str, g.walls)), g.original_walls, set(g.placed_walls))
+    same_future(g, h, seed)
+
+
+def test_gb_the_position_of_a_new_game_is_the_constructor_s():
+    g = gw.GridBloc(size=3)
+    assert g.position() == ("gridbloc 3 .../.+./... start=B2 runner=B2 walls=- placed=- round=1 points=0,0 run")
+    h = gw.GridBloc.from_position(g.position())
+    assert h == g and h.start_position is None
+    assert gw.GridBloc.from_position(gw.GridBloc().position()) == gw.GridBloc()
+
+
+def test_gb_round_two_keeps_round_one_s_points_and_walls_go_back_to_the_originals():
+    text = ("gridbloc 4 ..../.+../.++./.... start=B2 runner=C3 walls=A1|B1 placed=C1|D1,A2|A3 "
+            "round=2 points=5,2 block")
+    g = gw.GridBloc.from_position(text)
+    assert (g.round, g.round_scores, g.scores, g.current_player, g.to_act) == (2, ((0, 5), (2, 0)), (2, 5), 1, "block")
+    assert g.start_position == text and g.position() == text
+
+
+GB3 = "3 .../.+./... start=B2 runner=B2 walls=- placed=- round=1 points=0,0 "
+
+
+@pytest.mark.parametrize(("text", "rule"), [
+    (GB3 + "run extra", "GB-1"),
+    ("27 " + GB3[2:] + "run", "GB-1"),
+    (GB3.replace(".../.+./...", ".../.+./..") + "run", "GB-1"),
+    (GB3.replace(".../.+./...", ".../.+./..Q") + "run", "GB-1"),
+    (GB3.replace("runner=B2", "runner=C3") + "run", "GB-5"),              # the runner on a tile not visited
+    (GB3.replace("start=B2", "start=Z9") + "run", "GB-1"),               # off the board
+    (GB3.replace("walls=-", "walls=A1|C1") + "run", "GB-2"),              # not neighbours
+    (GB3.replace("walls=-", "walls=A1|B1,B1|A1") + "run", "GB-2"),        # twice
+    (GB3.replace("walls=-", "walls=A1") + "run", "GB-8"),
+    (GB3.replace(".../.+./...", "#../.+./...").replace("walls=-", "walls=A1|B1") + "run", "GB-1"),
+    (GB3.replace("points=0,0", "points=2,0") + "run", "GB-5"),            # points not the tiles scored
+    (GB3.replace(".../.+./...", "++./.+./...").replace("runner=B2", "runner=A1").replace("0,0", "2,0") + "run", "GB-4"),
+    (GB3.replace("round=1", "round=3") + "run", "GB-7"),
+    (GB3 + "over", "GB-7"),
+    (GB3.replace("round=1", "round=2") + "over", "GB-6"),                 # the runner is free
+    (GB3.replace("walls=-", "walls=A1|A2,B1|B2,C1|C2,A2|B2,B2|C2,A3|B3,B3|C3,A2|A3,B2|B3,C2|C3") + "run", "GB-6"),
+    (GB3.replace("placed=-", "placed=A1|B1") + "setup", "GB-10"),
+    (GB3.replace("round=1", "turn=1") + "run", "GB-8"),
+    (GB3 + "jump", "GB-4"),
+    ("blockfour " + GB3 + "run", "not this game's id"),
+])
+def test_gb_a_bad_position_is_refused_naming_the_rule(text, rule):
+    with pytest.raises(ValueError, match=rule) as err:
+        gw.GridBloc.from_position(text)
+    assert len(str(err.value)) < 260
+
+
+# -- text boards (print(g)): read where the board holds the whole state ----------------------------
+@pytest.mark.parametrize(("cls", "needs"), [
+    (gw.GridMaster4, "blocked players"),
+    (gw.BlockFour, "hands, tables"),
+    (gw.GridBloc, "which are original"),
+])
+def test_a_text_board_that_is_not_the_whole_state_is_refused_saying_what_else_is_needed(cls, needs):
+    with pytest.raises(ValueError, match=needs) as err:
+        cls.from_position(str(cls()))
+    assert "position()" in str(err.value)
+
+
+@pytest.mark.parametrize("cls", [gw.Gridlock, gw.GridMaster4, gw.BlockFour, gw.GridBloc])
+@pytest.mark.parametrize("text", ["x" * 10**6, "|" * 19_000, "\n".join(["|" + " |" * 3000] * 6),
+                                  "/".join(["." * 3000] * 6), ",".join(["A1|B1"] * 3000), 12, None])
+def test_every_game_refuses_input_of_any_size_and_shape_in_bounded_time(cls, text):
+    with pytest.raises(ValueError):
+        cls.from_position(text)

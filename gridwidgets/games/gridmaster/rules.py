@@ -411,7 +411,13 @@ class GridMaster4(GridMaster4Knowledge, GridMaster4Picture, GridMaster4View, Gam
         rule: options off GM-1, a tile of no player or beyond the tiles,
         a player's tiles not numbered 1, 2, ... without a gap (GM-3), a
         player's last tile inactive under ``own`` (GM-5), the player to move
-        blocked (GM-6), owed placements that are not counts (GM-7)."""
+        blocked (GM-6), owed placements that are not counts (GM-7). The text
+        board of ``print(g)`` is refused: it lacks the options, the blocked
+        players and the placements owed."""
+        if "\n" in body:
+            raise ValueError("a GridMaster4 text board (print(g)) shows the tiles, not the players and tiles of "
+                             "the options, the blocked players or the free placements owed: give g.position()'s "
+                             "text instead (GM-1, GM-6, GM-7)")
         parts = body.split()
         if len(parts) != 8:
             raise ValueError("a GridMaster4 position is 'SIZE PLAYERSp TILESt own|all row/row/... MOVER BLOCKED "
