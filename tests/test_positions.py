@@ -331,3 +331,72 @@ def test_a_text_board_that_is_not_the_whole_state_is_refused_saying_what_else_is
 def test_every_game_refuses_input_of_any_size_and_shape_in_bounded_time(cls, text):
     with pytest.raises(ValueError):
         cls.from_position(text)
+
+
+# -- save files, copies and undo keep the start position ------------------------------------------
+RANDOM_GAMES = {gw.Gridlock: random_game, gw.GridMaster4: random_gm, gw.BlockFour: random_bf, gw.GridBloc: random_gb}
+
+
+def started_at_a_position(cls: type[gw.Game], seed: int) -> tuple[gw.Game, str]:
+    """A game of ``cls`` started at a random position, then played on a little, a step undone."""
+    g = RANDOM_GAMES[cls](seed)
+    while g.pending:
+        g.undo()
+    start = g.position()
+    h = cls.from_position(start)
+    play_on(h, random.Random(seed), 7)
+    while h.pending:
+        h.undo()
+    if h.steps:
+        h.undo()
+    return h, start
+
+
+@pytest.mark.parametrize("cls", list(RANDOM_GAMES))
+@pytest.mark.parametrize("seed", range(12))
+def test_a_save_file_keeps_the_start_position_history_and_future(cls, seed):
+    g, start = started_at_a_position(cls, seed)
+    if g.start_position is None:  # the constructor's own first position: nothing to keep
+        assert start == cls(**g.options()).position()
+        return
+    assert g.start_position == start and g.to_dict()["start"] == start
+    for h in (cls.from_json(g.to_json()), gw.Game.from_json(g.to_json()), g.copy()):
+        assert h == g and h.start_position == start
+        assert [str(m) for m in h.history] == [str(m) for m in g.history]
+        assert [str(m) for m in h.future] == [str(m) for m in g.future]
+        assert h.position() == g.position()
+        while h.steps:
+            h.undo()
+        assert h.position() == start
+        with pytest.raises(IndexError):
+            h.undo()
+    g.reset()
+    assert g.position() == start and g.start_position == start
+
+
+def test_a_game_from_another_start_is_not_equal():
+    a = gw.Gridlock.from_position("4x4 ..../.X../..../...O X")
+    b = gw.Gridlock.from_position("4x4 ..../.X../..../O... X")
+    assert a != b and a == a.copy() and a != gw.Gridlock()
+    assert gw.Gridlock.from_position(gw.Gridlock().position()) == gw.Gridlock()
+
+
+def test_an_old_save_file_without_a_start_still_loads():
+    g = gw.Gridlock()
+    g.play("A1")
+    data = g.to_dict()
+    assert "start" not in data
+    assert gw.Gridlock.from_json(data) == g
+
+
+@pytest.mark.parametrize(("change", "says"), [
+    ({"start": 12}, "'start' must be"),
+    ({"start": "gridlock 4x4 ..../.XO./..../.... X"}, "GL-3"),
+    ({"start": "gridlock 5x5 ...../.X.../...../...../..... O"}, "not those of the start"),
+    ({"start": "gridlock 4x4 ..../.X../..../.... O", "history": ["B2"]}, "cannot be played"),
+])
+def test_a_bad_start_in_a_save_file_is_refused(change, says):
+    g = gw.Gridlock.from_position("4x4 ..../.X../..../.... O")
+    data = {**g.to_dict(), **change}
+    with pytest.raises(ValueError, match=says):
+        gw.Gridlock.from_json(data)
