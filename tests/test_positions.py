@@ -400,3 +400,28 @@ def test_a_bad_start_in_a_save_file_is_refused(change, says):
     data = {**g.to_dict(), **change}
     with pytest.raises(ValueError, match=says):
         gw.Gridlock.from_json(data)
+
+
+# -- check_game reads every registered game's positions back --------------------------------------
+@pytest.mark.parametrize("name", sorted(gw.registry.games()))
+def test_check_game_reads_back_the_positions_of_every_registered_game(name):
+    from gridwidgets.testing import check_game
+
+    cls = gw.registry.get(name)
+    report = check_game(cls, n_games=2, seed=5, widget=False, **cls.small_options)
+    assert report.positions_read == report.positions > 0
+    assert "positions read back from text" in str(report)
+
+
+class ForgetfulGridlock(gw.Gridlock):
+    """Writes X as the player to move, whoever it is."""
+
+    def _write_position(self) -> str:
+        return super()._write_position()[:-1] + "X"
+
+
+def test_check_game_fails_a_game_whose_position_forgets_something():
+    from gridwidgets.testing import GameCheckError, check_game
+
+    with pytest.raises(GameCheckError, match="position"):
+        check_game(ForgetfulGridlock, n_games=3, seed=0, widget=False)
