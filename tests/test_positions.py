@@ -425,3 +425,103 @@ def test_check_game_fails_a_game_whose_position_forgets_something():
 
     with pytest.raises(GameCheckError, match="position"):
         check_game(ForgetfulGridlock, n_games=3, seed=0, widget=False)
+
+
+# -- the widget, the solver, exercises and simulate take a position -------------------------------
+@pytest.mark.parametrize("cls", list(RANDOM_GAMES))
+def test_the_widget_shows_and_plays_a_game_started_at_a_position_and_new_goes_back_there(cls):
+    g, start = started_at_a_position(cls, 7)
+    g = cls.from_position(start)
+    w = g.widget()
+    try:
+        assert w.game is g
+        if not g.is_over:
+            p = g.players_to_move[0]
+            move = g.legal_moves(p)[0]
+            assert w.handle_intent({"type": "play", "move": str(move), "version": g.version, "player": p})
+            assert g.position() != start or g.pending
+        w.handle_intent({"type": "new"})
+        assert g.position() == start and not g.history
+    finally:
+        w.close()
+
+
+def test_the_solver_solves_a_position_as_the_same_position_reached_by_moves():
+    from gridwidgets.analysis import solve
+
+    played = gw.Gridlock(rows=3, cols=4)
+    for move in ("A1", "D3", "B2"):
+        played.play(move)
+    read = gw.Gridlock.from_position(played.position())
+    a, b = solve(played, progress=False), solve(read, progress=False)
+    assert (a.value, a.player, a.move_values) == (b.value, b.player, b.move_values)
+    assert read.position() == played.position() and not read.history  # not changed by the solver
+
+
+def test_an_exercise_from_a_position_a_teacher_chose():
+    from gridwidgets.exercises import Exercise, ExerciseSet, generate
+
+    made = generate("gridlock", kind="win-in", depth=1, n=1, seed=4)[0]
+    text = made.start().position()
+    ex = Exercise.from_position(text, depth=1)
+    assert set(ex.answers) == set(made.answers) and ex.player == made.player
+    g = ex.start()
+    assert g.position() == text and g.start_position == text and not g.history
+    with pytest.raises(IndexError):
+        g.undo()
+    again = ExerciseSet.from_json(ExerciseSet([ex]).to_json())[0]
+    assert again == ex and again.start().start_position == text
+    assert Exercise.from_position(gw.Gridlock.from_position(text)) == ex
+    with pytest.raises(ValueError, match="no win-in-3 exercise"):
+        Exercise.from_position(text, depth=3)
+    with pytest.raises(ValueError, match="no exercise for this game"):
+        Exercise.from_position(gw.BlockFour(seed=1).position())
+
+
+def test_game_from_position_finds_the_game_by_its_id():
+    for cls, make in RANDOM_GAMES.items():
+        g = make(11)
+        while g.pending:
+            g.undo()
+        h = gw.Game.from_position(g.position())
+        assert type(h) is cls and h.position() == g.position()
+    with pytest.raises(ValueError, match="starts with its game's id"):
+        gw.Game.from_position("chess rnbqkbnr/pppppppp")
+
+
+@pytest.mark.parametrize("cls", list(RANDOM_GAMES))
+def test_simulate_starts_every_game_at_a_position(cls, tmp_path):
+    from gridwidgets.sim import simulate
+
+    g, start = started_at_a_position(cls, 7)
+    g = cls.from_position(start)
+    table = simulate(cls, 12, seed=3, progress=False, start=start)
+    assert list(table["game"]) == list(range(12))
+    assert table.equals(cls.simulate(12, seed=3, progress=False, start=g))  # a game or its text: the same
+    assert table.equals(simulate(cls, 12, seed=3, progress=False, start=start, n_jobs=2))
+    # each row is a random game from the start: replayed by hand from the start, the same result
+    run = simulate(cls, 12, seed=3, progress=False, start=start, parquet=tmp_path / "run", batch=5)
+    assert run.read().equals(table)
+    for k in (0, 7):
+        replay = run.game(k)
+        assert replay.start_position == g.start_position
+        row = {key: value for key, value in table.iloc[k].items() if key != "game"}
+        assert replay.result_row() == row
+        while replay.steps:
+            replay.undo()
+        assert replay.position() == start
+
+
+def test_simulate_refuses_a_bad_start():
+    from gridwidgets.sim import simulate
+
+    with pytest.raises(ValueError, match="GL-3"):
+        simulate(gw.Gridlock, 2, progress=False, start="4x4 XO../..../..../.... X")
+    with pytest.raises(ValueError, match="not both"):
+        simulate(gw.Gridlock, 2, progress=False, start=gw.Gridlock(), rows=3)
+    with pytest.raises(ValueError, match="a Gridlock"):
+        simulate(gw.Gridlock, 2, progress=False, start=gw.GridBloc())
+    with pytest.raises(ValueError, match="no history"):
+        played = gw.Gridlock()
+        played.play("A1")
+        simulate(gw.Gridlock, 2, progress=False, start=played, parquet="unused-folder")

@@ -1044,6 +1044,7 @@ class Game(KnowledgeHooks, PictureHooks, TerminalHooks, ViewHooks, ABC):
         progress: bool = True,
         parquet: str | os.PathLike[str] | None = None,
         batch: int = 10_000,
+        start: Game | str | None = None,
         **options: Any,
     ) -> Any:
         """Play ``n_games`` uniformly random games and return one row per game.
@@ -1060,6 +1061,8 @@ class Game(KnowledgeHooks, PictureHooks, TerminalHooks, ViewHooks, ABC):
             parquet: a folder: stream the games there in batches, as Parquet
                 files, and resume a run cut short (see :func:`gridwidgets.sim.simulate`).
             batch: games per Parquet file.
+            start: every game starts here instead: a position's text
+                (:meth:`position`) or a game of this class (no options then).
             **options: constructor options.
 
         Returns:
@@ -1078,7 +1081,7 @@ class Game(KnowledgeHooks, PictureHooks, TerminalHooks, ViewHooks, ABC):
         from ..sim import simulate
 
         return simulate(cls, n_games, seed=seed, n_jobs=n_jobs, progress=progress, parquet=parquet, batch=batch,
-                        **options)
+                        start=start, **options)
 
     # ------------------------------------------------------------------
     # Positions as text
@@ -1100,6 +1103,7 @@ class Game(KnowledgeHooks, PictureHooks, TerminalHooks, ViewHooks, ABC):
         """A game that starts at the position ``text``: :meth:`position`'s
         notation, or the text board that ``print(g)`` shows where the game
         reads one. Its history is empty, so undo and :meth:`reset` stop there.
+        On ``Game`` itself, the game is found by the position's game id.
 
         Raises:
             ValueError: for text that is not a position of this game, saying
@@ -1114,6 +1118,13 @@ class Game(KnowledgeHooks, PictureHooks, TerminalHooks, ViewHooks, ABC):
             raise ValueError(f"a position has at most {MAX_POSITION_CHARS:,} characters, got {len(text):,}")
         body = text.strip()
         head, _, rest = body.partition(" ")
+        if not getattr(cls, "game_type", None):  # Game itself: the game named by the id
+            from .registry import lookup_id, names
+
+            found = lookup_id(head)
+            if found is None:
+                raise ValueError(f"a position starts with its game's id ({', '.join(names())}), not {shorten(head)}")
+            return found.from_position(body)  # type: ignore[return-value]
         if head == cls.game_id:
             body = rest.strip()
         elif head.isidentifier() and head.islower() and "\n" not in body.split(" ", 1)[0]:
