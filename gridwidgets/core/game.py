@@ -1109,7 +1109,7 @@ class Game(KnowledgeHooks, PictureHooks, TerminalHooks, ViewHooks, ABC):
             ValueError: for text that is not a position of this game, saying
                 what is wrong (a count that cannot be, a cell off the board),
                 quoting at most a few dozen characters of it; longer than
-                :data:`MAX_POSITION_CHARS`, refused unread.
+                ``MAX_POSITION_CHARS`` (20,000), refused unread.
             NotImplementedError: for a game without a position notation.
         """
         if not isinstance(text, str):
