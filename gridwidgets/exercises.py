@@ -116,6 +116,29 @@ class Exercise:
         cls = registry.get(self.game)
         return cls.from_json(self.position)
 
+    @classmethod
+    def from_position(cls, position: str | Game, depth: int = 1) -> Exercise:
+        """The "win in ``depth``" exercise (:func:`generate`'s ``win-in``) of a
+        position a teacher chose: its text (``Game.position()``, the game found
+        by its id) or a game; the exercise starts there (its save file keeps
+        the start position).
+
+        Raises:
+            ValueError: for text that is not a position, a game the solver
+                cannot solve, or a position that is no clean win in ``depth``
+                moves for the player to move (saying why).
+        """
+        g = Game.from_position(position) if isinstance(position, str) else position.copy()
+        why = _solvable(type(g), g)
+        if why:
+            raise ValueError(f"no exercise for this game: {why}")
+        if not isinstance(depth, int) or isinstance(depth, bool) or not 1 <= depth <= 100:
+            raise ValueError(f"depth must be an int from 1 to 100, got {shorten(depth)}")
+        found = _win_in_at(g, depth, g.game_id)
+        if not isinstance(found, Exercise):
+            raise ValueError(f"no win-in-{depth} exercise here: {found}")
+        return found
+
     def judge(self) -> Judge:
         """What decides the answers after the first one and plays the other side."""
         return _judge_for(self)
@@ -428,31 +451,40 @@ def _win_in(cls: type[Game], options: dict[str, Any], depth: int, n: int, rng: r
         if len(out) >= n or tries >= TRIES_PER_EXERCISE * n:
             break
         tries += 1
-        me = g.current_player
-        if me is None or g.position_key() in seen:
+        if g.current_player is None or g.position_key() in seen:
             continue
-        search = _Search(g.copy(), me)
-        try:
-            if search.distance(depth) != depth:
-                continue
-            within = search.moves_within(depth)
-        except _TooBig:
-            continue
-        sol = _solve(g)
-        if sol is None or sol.value != 1 or sol.player != me:
-            continue
-        winning = [m for m, v in sol.move_values.items() if v == 1]
-        if set(winning) != set(within):
-            continue  # a winning move that takes longer: not a clean "win in depth"
-        if len(within) == len(g.legal_moves()):
-            continue  # every move wins: nothing to find
-        seen.add(g.position_key())
-        who = g.players[me]
-        moves = f"{depth} move{'s' if depth > 1 else ''}"
-        out.append(Exercise(name, position_data(g), "win-in", me, tuple(within), depth,
-                            f"{who} to move wins in {moves}. Find a winning move."))
-        progress()
+        found = _win_in_at(g, depth, name)
+        if isinstance(found, Exercise):
+            seen.add(g.position_key())
+            out.append(found)
+            progress()
     return out
+
+
+def _win_in_at(g: Game, depth: int, name: str) -> Exercise | str:
+    """The "win in ``depth``" exercise of the position ``g``, or why it is none."""
+    me = g.current_player
+    if me is None:
+        return "the game is over"
+    search = _Search(g.copy(), me)
+    try:
+        if search.distance(depth) != depth:
+            return f"the player to move does not win in exactly {depth} move{'s' * (depth > 1)}"
+        within = search.moves_within(depth)
+    except _TooBig:
+        return "the search is too big"
+    sol = _solve(g)
+    if sol is None or sol.value != 1 or sol.player != me:
+        return "the solver finds no win for the player to move"
+    winning = [m for m, v in sol.move_values.items() if v == 1]
+    if set(winning) != set(within):
+        return "a winning move takes longer: not a clean win in that many moves"
+    if len(within) == len(g.legal_moves()):
+        return "every move wins: nothing to find"
+    who = g.players[me]
+    moves = f"{depth} move{'s' if depth > 1 else ''}"
+    return Exercise(name, position_data(g), "win-in", me, tuple(within), depth,
+                    f"{who} to move wins in {moves}. Find a winning move.")
 
 
 def _only_move(cls: type[Game], options: dict[str, Any], depth: int, n: int, rng: random.Random,

@@ -107,13 +107,14 @@ def run_chunks(
 class RandomGames:
     """The work of :func:`simulate`: random games of one class (picklable)."""
 
-    def __init__(self, cls: type[Game], options: dict[str, Any]) -> None:
+    def __init__(self, cls: type[Game], options: dict[str, Any], start: Game | None = None) -> None:
         self.cls = cls
         self.options = options
+        self.start = start
 
     def play(self, seed: int) -> Game:
-        """The finished random game of ``seed``."""
-        g = self.cls.new_for_seed(self.options, seed)
+        """The finished random game of ``seed`` (from a copy of :attr:`start` if given)."""
+        g = self.start.copy() if self.start is not None else self.cls.new_for_seed(self.options, seed)
         g._rollout(random.Random(seed))
         return g
 
@@ -122,7 +123,7 @@ class RandomGames:
         return game.result_row()
 
     def __call__(self, seeds: list[int]) -> list[dict[str, Any]]:
-        if type(self).play is RandomGames.play and type(self).row is RandomGames.row:
+        if type(self).play is RandomGames.play and type(self).row is RandomGames.row and self.start is None:
             from . import fast
 
             rows = fast.random_game_rows(self.cls, self.options, seeds) if fast.enabled() else None
@@ -139,10 +140,16 @@ def simulate(
     progress: bool = True,
     parquet: str | os.PathLike[str] | None = None,
     batch: int = 10_000,
+    start: Game | str | None = None,
     **options: Any,
 ) -> pd.DataFrame | StreamedRun:
     """Play ``n_games`` uniformly random games of ``cls(**options)``
     (:meth:`Game.simulate <gridwidgets.core.Game.simulate>` says what comes back).
+
+    With ``start``, a position's text (``Game.position()``) or a game of
+    ``cls``, every game starts there instead (the game's history, if any,
+    is kept and counts in ``length``; the options come from it, so none may
+    be given); such runs are played in Python, move by move.
 
     With ``parquet=DIR`` the games go in batches of ``batch`` to a Parquet
     dataset in the folder ``DIR``, each batch written as it arrives (one
@@ -154,28 +161,50 @@ def simulate(
     without ``parquet``, whatever ``n_jobs`` or backend.
 
     Raises:
-        ValueError: for a bad ``n_games``, ``batch`` or options; a folder
-            holding another run (other game, options, seed or size).
+        ValueError: for a bad ``n_games``, ``batch``, options or ``start``
+            (a position refused by ``from_position``, a game of another
+            class, options given with it, a ``parquet`` run from a game with
+            a history); a folder holding another run (other game, options,
+            seed or size).
         ImportError: ``parquet`` without pyarrow.
     """
     import pandas as pd
 
     if not isinstance(n_games, int) or isinstance(n_games, bool) or n_games < 0:
         raise ValueError(f"n_games must be a non-negative int, got {n_games!r}")
-    probe = cls(**options)  # check the options once, here, with a clear error
+    first = _start_game(cls, start, options)
+    probe = first if first is not None else cls(**options)  # check the options once, with a clear error
     if parquet is not None:
+        if first is not None:
+            if first.history or first.pending:
+                raise ValueError("a parquet run starts at a position: give its text or a game with no history")
+            options = {**first.options(), "start": first.position()}
         return _stream(cls, options, probe, n_games, seed, n_jobs, progress, Path(parquet), batch)
     seeds = game_seeds(n_games, seed)
     from . import fast
 
     # compiled games are quick: larger chunks keep a worker's overhead per game small
-    compiled = fast.enabled() and fast.kernel(probe) is not None
-    rows = run_chunks(RandomGames(cls, options), seeds, n_jobs=n_jobs, progress=progress,
+    compiled = first is None and fast.enabled() and fast.kernel(probe) is not None
+    rows = run_chunks(RandomGames(cls, options, first), seeds, n_jobs=n_jobs, progress=progress,
                       desc=f"{cls.game_type.long_name} games", max_chunk=5000 if compiled else 250)
     columns = list(rows[0]) if rows else list(probe.result_row())
     frame = pd.DataFrame(rows, columns=columns)
     frame.insert(0, "game", range(n_games))
     return frame
+
+
+def _start_game(cls: type[Game], start: Game | str | None, options: dict[str, Any]) -> Game | None:
+    """The game every simulated game copies, from ``simulate``'s ``start`` (checked)."""
+    if start is None:
+        return None
+    if options:
+        raise ValueError(f"give either start or options, not both: the options come from the start "
+                         f"({', '.join(sorted(options))[:80]} given)")
+    if isinstance(start, str):
+        return cls.from_position(start)
+    if type(start) is not cls:
+        raise ValueError(f"start must be a position's text or a {cls.__name__}, got {type(start).__name__}")
+    return start.copy()
 
 
 # ----------------------------------------------------------------------
@@ -233,7 +262,9 @@ class StreamedRun:
             raise ValueError(f"the run's game {str(meta['game'])[:40]!r} is not registered")
         # child ``index`` of game_seeds(n, entropy), without spawning the others
         seed = int(np.random.SeedSequence(int(meta["entropy"]), spawn_key=(index,)).generate_state(1)[0])
-        g = cls.new_for_seed(dict(meta["options"]), seed)
+        options = dict(meta["options"])
+        start = options.pop("start", None)
+        g = cls.new_for_seed(options, seed) if start is None else cls.from_position(str(start))
         Game._rollout(g, random.Random(seed))  # the generic rollout: every move through play()
         return g
 
@@ -270,11 +301,13 @@ def _run_options(cls: type[Game], options: dict[str, Any], probe: Game) -> dict[
     """The options that make the run's games (``run.json``): the probe's full
     options (defaults spelled out), except for a game whose setup each seed
     draws (``Chance.SEEDED_SETUP`` without a ``seed`` option), whose probe
-    holds one drawn setup: there the options as given."""
+    holds one drawn setup, and a run from a ``start`` position: there the
+    options as given."""
     from .core.gametype import Chance
 
     drawn = cls.game_type.chance is Chance.SEEDED_SETUP and "seed" not in options
-    return json.loads(json.dumps(options if drawn else probe.options(), default=str))
+    given = drawn or "start" in options  # a run from a start position: its options and the position
+    return json.loads(json.dumps(options if given else probe.options(), default=str))
 
 
 def _starts(meta: dict[str, Any]) -> list[int]:
@@ -316,7 +349,8 @@ class _Batch:
     """The work of one streamed batch (picklable): its games' rows as a pyarrow table."""
 
     def __init__(self, cls: type[Game], options: dict[str, Any]) -> None:
-        self.games = RandomGames(cls, options)
+        start = options.get("start")
+        self.games = RandomGames(cls, options, None if start is None else cls.from_position(start))
 
     def __call__(self, start: int, seeds: list[int]) -> tuple[int, Any]:
         import pandas as pd

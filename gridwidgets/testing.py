@@ -7,7 +7,10 @@ OpenSpiel's ``random_sim_test`` does for its games (M. Lanctot et al.,
 and reads back from its notation; sampled illegal input is refused with the
 state unchanged; undo, redo and ``goto`` round trips give back the exact
 game; copies are independent; save files load back to an equal game; the
-displays never raise; the metadata holds (players, maximum length, returns
+displays never raise; a position written as text (``position()``) reads back
+(``from_position``) to the same state, legal moves, result and next step,
+and text that is not a position is refused with a ``ValueError`` (a game
+without a position notation is skipped); the metadata holds (players, maximum length, returns
 summing as the utility type says); for imperfect information, twin games
 that differ only in one hidden submission show identical public outputs;
 and the widget refuses malformed messages. With ``fuzz=n`` it also tries
@@ -62,6 +65,8 @@ class CheckReport:
         games: random games played to the end (or to ``max_moves``).
         moves: moves (submissions) played in them.
         positions: positions checked in depth (copies, save files, illegal input).
+        positions_read: positions written as text and read back (``position()``,
+            ``from_position``); 0 for a game without a position notation.
         illegal_refused: illegal or unreadable inputs refused with the state unchanged.
         twins: pairs of twin games compared for hidden information.
         widget_messages: widget messages sent (valid and malformed).
@@ -80,11 +85,13 @@ class CheckReport:
     widget_messages: int = 0
     returns_seen: set[tuple[float, ...]] = field(default_factory=set)
     fuzzed: int = 0
+    positions_read: int = 0
 
     def __str__(self) -> str:
         return (f"{self.game} {self.options}: {self.games} games, {self.moves} moves, {self.positions} positions "
                 f"checked in depth, {self.illegal_refused} illegal inputs refused, {self.twins} twin pairs, "
-                f"{self.widget_messages} widget messages, {self.fuzzed} fuzzed inputs; "
+                f"{self.widget_messages} widget messages, {self.fuzzed} fuzzed inputs, "
+                f"{self.positions_read} positions read back from text; "
                 f"returns seen: {sorted(self.returns_seen)}")
 
 
@@ -247,6 +254,60 @@ def _check_position(g: Game, fail: _Fail, rng: random.Random, report: CheckRepor
             raise fail(f"a display raised {type(exc).__name__}: {exc}") from exc
         if not isinstance(out, str):
             raise fail("a display did not return text")
+
+
+def _check_position_text(g: Game, fail: _Fail, rng: random.Random, report: CheckReport) -> None:
+    """The position as text reads back to the same game state and future: the same
+    text, players to move and their legal moves, result, and the same position after
+    the same next step; it starts a history of its own (undo stops there) that save
+    files keep. A game without a position notation (``NotImplementedError``) is skipped."""
+    fail.game = g
+    try:
+        text = g.position()
+    except NotImplementedError:
+        return
+    ref = g.copy()
+    while ref.pending:  # a hidden submission is never in a position
+        ref.undo()
+    if ref.position() != text:
+        raise fail("position() shows a hidden submission")
+    try:
+        back = type(g).from_position(text)
+    except Exception as exc:
+        raise fail(f"its own position does not read back: {type(exc).__name__}: {exc} ({text[:80]!r})") from exc
+    if back.position() != text or back.history or back.step_count:
+        raise fail(f"the position {text[:80]!r} reads back as {back.position()[:80]!r}, or with a history")
+    for p in range(len(g.players)):
+        if [str(m) for m in back.legal_moves(p)] != [str(m) for m in ref.legal_moves(p)]:
+            raise fail(f"read back from its position, player {p}'s legal moves differ")
+    if (back.players_to_move, back.is_over, back.winners, back.returns()) != (
+            ref.players_to_move, ref.is_over, ref.winners, ref.returns()):
+        raise fail("read back from its position, the players to move or the result differ")
+    try:
+        back.undo()
+    except IndexError:
+        pass
+    else:
+        raise fail("undo went back past the position a game started at")
+    if back.start_position is not None:
+        loaded = type(g).from_json(back.to_json())
+        if loaded != back or loaded.start_position != back.start_position:
+            raise fail("the save file of a game started at a position loads as a different game")
+    if not ref.is_over:
+        state = rng.getstate()
+        _step(ref, rng)
+        rng.setstate(state)
+        _step(back, rng)
+        if back.position() != ref.position():
+            raise fail("read back from its position, the same step leads elsewhere")
+    for junk in rng.sample(_GARBAGE, 3):
+        try:
+            type(g).from_position(f"{g.game_id} {junk}")
+        except ValueError:
+            continue
+        except Exception as exc:
+            raise fail(f"from_position({junk!r:.30}) raised {type(exc).__name__}, not ValueError") from exc
+    report.positions_read += 1
 
 
 def _step(g: Game, rng: random.Random) -> int:
@@ -466,6 +527,8 @@ def check_game(
             _check_position(g, fail, rng, report, deep, seen)
             if imperfect and deep:
                 _check_twins(g, fail, rng, report, widget)
+            if deep:
+                _check_position_text(g, fail, rng, report)
             if widget and deep and positions % (deep_every * 5) == 0:
                 _check_widget(g, fail, rng, report)
             # a hidden submission, then undo: withdrawn, not kept for redo

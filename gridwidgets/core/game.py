@@ -51,6 +51,9 @@ from .moves import CellMove, Hidden, JointMove, Step
 from .notation import col_label
 from .savefile import MAX_SAVE_CHARS
 
+#: the longest position text :meth:`Game.from_position` reads (a 26x26 board with every field is far shorter)
+MAX_POSITION_CHARS = 20_000
+
 __all__ = ["CellMove", "Game", "Hidden", "JointMove", "Observation", "Step"]
 
 G = TypeVar("G", bound="Game")
@@ -124,6 +127,8 @@ class Game(KnowledgeHooks, PictureHooks, TerminalHooks, ViewHooks, ABC):
     rows: int
     cols: int
 
+    #: the position a game made by :meth:`from_position` started at (its notation), else ``None``
+    _start_position: str | None = None
     #: attributes that never change after ``__init__`` (lookup tables): copies share them
     _static: ClassVar[frozenset[str]] = frozenset()
     #: True if :attr:`game_type` says some node is simultaneous (a fast check in ``play``)
@@ -934,7 +939,8 @@ class Game(KnowledgeHooks, PictureHooks, TerminalHooks, ViewHooks, ABC):
         return g
 
     def __eq__(self, other: object) -> bool:
-        """Same class, options, history, redo list, board and player to act (at
+        """Same class, options, start position (:attr:`start_position`),
+        history, redo list, board and player to act (at
         a simultaneous node: the players who choose there). Hidden submissions
         are not compared, nor who has submitted one: like a save file, which
         leaves them out, equality is about the public game."""
@@ -947,6 +953,7 @@ class Game(KnowledgeHooks, PictureHooks, TerminalHooks, ViewHooks, ABC):
             and [str(m) for m in self.future] == [str(m) for m in other.future]
             and np.array_equal(self.board, other.board)
             and self._public_turn() == other._public_turn()
+            and self._start_position == other._start_position
         )
 
     def _public_turn(self) -> Any:
@@ -1037,6 +1044,7 @@ class Game(KnowledgeHooks, PictureHooks, TerminalHooks, ViewHooks, ABC):
         progress: bool = True,
         parquet: str | os.PathLike[str] | None = None,
         batch: int = 10_000,
+        start: Game | str | None = None,
         **options: Any,
     ) -> Any:
         """Play ``n_games`` uniformly random games and return one row per game.
@@ -1053,6 +1061,8 @@ class Game(KnowledgeHooks, PictureHooks, TerminalHooks, ViewHooks, ABC):
             parquet: a folder: stream the games there in batches, as Parquet
                 files, and resume a run cut short (see :func:`gridwidgets.sim.simulate`).
             batch: games per Parquet file.
+            start: every game starts here instead: a position's text
+                (:meth:`position`) or a game of this class (no options then).
             **options: constructor options.
 
         Returns:
@@ -1071,7 +1081,81 @@ class Game(KnowledgeHooks, PictureHooks, TerminalHooks, ViewHooks, ABC):
         from ..sim import simulate
 
         return simulate(cls, n_games, seed=seed, n_jobs=n_jobs, progress=progress, parquet=parquet, batch=batch,
-                        **options)
+                        start=start, **options)
+
+    # ------------------------------------------------------------------
+    # Positions as text
+    # ------------------------------------------------------------------
+    def position(self) -> str:
+        """The whole state as one line of text, the game's position notation
+        (what a FEN is to chess): ``"<game id> <the game's fields>"``, e.g.
+        ``"<id> 4x4 ..../.X../..O./.... X"``. A hidden submission is never
+        in it. :meth:`from_position` reads it back to an equal position.
+
+        Raises:
+            NotImplementedError: for a game without a position notation.
+        """
+        with self._lock:
+            return f"{self.game_id} {self._write_position()}"
+
+    @classmethod
+    def from_position(cls: type[G], text: str) -> G:
+        """A game that starts at the position ``text``: :meth:`position`'s
+        notation, or the text board that ``print(g)`` shows where the game
+        reads one. Its history is empty, so undo and :meth:`reset` stop there.
+        On ``Game`` itself, the game is found by the position's game id.
+
+        Raises:
+            ValueError: for text that is not a position of this game, saying
+                what is wrong (a count that cannot be, a cell off the board),
+                quoting at most a few dozen characters of it; longer than
+                ``MAX_POSITION_CHARS`` (20,000), refused unread.
+            NotImplementedError: for a game without a position notation.
+        """
+        if not isinstance(text, str):
+            raise ValueError(f"a position is text, got {type(text).__name__}")
+        if len(text) > MAX_POSITION_CHARS:
+            raise ValueError(f"a position has at most {MAX_POSITION_CHARS:,} characters, got {len(text):,}")
+        body = text.strip()
+        head, _, rest = body.partition(" ")
+        if not getattr(cls, "game_type", None):  # Game itself: the game named by the id
+            from .registry import lookup_id, names
+
+            found = lookup_id(head)
+            if found is None:
+                raise ValueError(f"a position starts with its game's id ({', '.join(names())}), not {shorten(head)}")
+            return found.from_position(body)  # type: ignore[return-value]
+        if head == cls.game_id:
+            body = rest.strip()
+        elif head.isidentifier() and head.islower() and "\n" not in body.split(" ", 1)[0]:
+            raise ValueError(f"{shorten(head)} is not this game's id ({cls.game_id}): a position of another game?")
+        game = cls._read_position(body)
+        start = game.position()
+        try:
+            fresh = cls(**game.options()).position()
+        except (TypeError, ValueError):  # pragma: no cover - options() makes a new game by contract
+            fresh = None
+        if start != fresh:  # the constructor's own first position needs no start to be kept
+            game._start_position = start
+        return game
+
+    @property
+    def start_position(self) -> str | None:
+        """The position this game started at (:meth:`position`'s text), where
+        :meth:`from_position` made it and it is not the constructor's first
+        position; ``None`` for a game its constructor started. Undo,
+        :meth:`reset`, copies and save files keep it."""
+        return self._start_position
+
+    def _write_position(self) -> str:
+        """The game's fields of :meth:`position` (a game overrides it)."""
+        raise NotImplementedError(f"{type(self).__name__} has no position notation")
+
+    @classmethod
+    def _read_position(cls: type[G], body: str) -> G:
+        """A new game at the position ``body`` (:meth:`position` without the
+        game id, or the text board): a game overrides it."""
+        raise NotImplementedError(f"{cls.__name__} has no position notation")
 
     # ------------------------------------------------------------------
     # Displays

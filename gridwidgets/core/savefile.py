@@ -4,7 +4,10 @@ A save file is a JSON object: ``format`` (``"gridwidgets"``), ``game`` (the
 game's id, ``game_type.short_name``), ``version`` (the game's
 ``save_version``), ``options`` (the constructor's keyword arguments),
 ``history`` and ``future`` (moves in notation: played, and undone), and
-``board`` (the text rows, for people and as a check). A submission still
+``board`` (the text rows, for people and as a check); for a game started at a
+position (``Game.from_position``), ``start``, that position's text, from
+which the moves are replayed (files without it start from the options, as
+before). A submission still
 hidden is never saved. Reading replays every move through the rules, so a
 file can only give a game that could have been played; anything wrong
 raises ``ValueError`` saying what, never a half-loaded game, and input of
@@ -41,7 +44,7 @@ _NOT_BRACKETS = re.compile(r'"(?:[^"\\]|\\.)*+(?:"|\Z)|[^"\[\]{}]+', re.DOTALL)
 def to_dict(game: Game) -> dict[str, Any]:
     """The save file of ``game`` as a dict (see the module docstring)."""
     with game.lock:
-        return {
+        data = {
             "format": FORMAT,
             "game": game.game_id,
             "version": game.save_version,
@@ -50,6 +53,9 @@ def to_dict(game: Game) -> dict[str, Any]:
             "future": [str(m) for m in game.future],
             "board": game.text_rows(),
         }
+        if game.start_position is not None:
+            data["start"] = game.start_position
+        return data
 
 
 def dumps(game: Game, indent: int | None = 1) -> str:
@@ -115,10 +121,21 @@ def load(cls: type[Game], text: str | bytes | dict[str, Any]) -> Game:
     options = data.get("options", {})
     if not isinstance(options, dict) or not all(isinstance(k, str) for k in options):
         raise ValueError("'options' must be a JSON object")
-    try:
-        game = target(**options)
-    except (TypeError, ValueError, IllegalMoveError) as exc:
-        raise ValueError(f"bad options {shorten(options, 80)}: {shorten(str(exc), 200)}") from None
+    start = data.get("start")
+    if start is not None:
+        if not isinstance(start, str):
+            raise ValueError("'start' must be a position's text (Game.position())")
+        try:
+            game = target.from_position(start)
+        except (ValueError, NotImplementedError) as exc:
+            raise ValueError(f"bad start position {shorten(start)}: {shorten(str(exc), 200)}") from None
+        if "options" in data and options != game.options():
+            raise ValueError(f"the options {shorten(options, 80)} are not those of the start position")
+    else:
+        try:
+            game = target(**options)
+        except (TypeError, ValueError, IllegalMoveError) as exc:
+            raise ValueError(f"bad options {shorten(options, 80)}: {shorten(str(exc), 200)}") from None
     lists = {}
     for key in ("history", "future"):
         moves = data.get(key, [])

@@ -557,20 +557,196 @@ class BlockFour(BlockFourKnowledge, BlockFourPicture, BlockFourView, Game):
         self._filled_this_turn = False
         if self._stall >= STALL_TURNS:
             self._phase = "over"
-            f, s = self.fields_controlled(), self.spaces()
-            if f[0] != f[1]:
-                self._winners = (0,) if f[0] > f[1] else (1,)
-                why = "more fields"
-            elif s[0] != s[1]:
-                self._winners = (0,) if s[0] > s[1] else (1,)
-                why = "as many fields, more spaces"
-            else:
-                self._winners = (0, 1)
-                why = "as many fields and spaces: a draw"
+            self._winners, why = self._stall_result()
             self._events.append(f"{STALL_TURNS} turns in a row with no space filled: the game ends, {why} (BF-11)")
             return
         self._phase = "bid"
         self._turn += 1
+
+    def _stall_result(self) -> tuple[tuple[int, ...], str]:
+        """Who wins a stalled game, and why (BF-11): more fields, then more spaces, else a draw."""
+        f, s = self.fields_controlled(), self.spaces()
+        if f[0] != f[1]:
+            return ((0,) if f[0] > f[1] else (1,)), "more fields"
+        if s[0] != s[1]:
+            return ((0,) if s[0] > s[1] else (1,)), "as many fields, more spaces"
+        return (0, 1), "as many fields and spaces: a draw"
+
+    # ------------------------------------------------------------------
+    # The position as text
+    # ------------------------------------------------------------------
+    def _write_position(self) -> str:
+        """``BOARD X=HAND/TABLE O=HAND/TABLE turn=N stall=N PHASE``: the board
+        row by row from the top, rows separated by ``/`` (``X``, ``O``, ``.``
+        empty, BF-1), each player's hand and table (``-`` for none, BF-10),
+        the turn, the turns in a row with no space filled (BF-11), and the
+        phase: ``bid``, ``over``, or ``place:XB,OB`` with the revealed bids of
+        X and of O (BF-6) and, after a ``:``, each placement of the turn made
+        so far, ``+`` placed or ``-`` skipped (BF-7). A bid still hidden is
+        never written (BF-5): the position is then the bid phase with no bid in."""
+        marks = {EMPTY: ".", 0: self.players[0], 1: self.players[1]}
+        rows = "/".join("".join(marks[q] for q in self._board[r * SIZE:(r + 1) * SIZE]) for r in range(SIZE))
+        cards = " ".join(
+            f"{self.players[p]}={''.join(self.hands[p]) or '-'}/{''.join(self._tables[p]) or '-'}" for p in (0, 1))
+        phase = self._phase
+        if phase == "place":
+            assert self._revealed is not None
+            phase = f"place:{self._revealed[0]},{self._revealed[1]}"
+            if self._done:
+                phase += ":" + "".join("+" if d == "done" else "-" for d in self._done)
+        return f"{rows} {cards} turn={self._turn} stall={self._stall} {phase}"
+
+    @classmethod
+    def _read_position(cls, body: str) -> BlockFour:
+        """A game at ``body`` (:meth:`position`'s fields). Refused with the
+        rule: a board that is not 9 rows of 9 spaces (BF-1), cards that are
+        not each of I, L, O, T, Z once per player (BF-2), hands of sizes the
+        turn cannot have (BF-10), an empty region of 1 to 3 spaces (BF-8), a
+        field count that would have ended the game, or an end without one
+        (BF-9, BF-11), bids not on their tables (BF-10), placements the bids
+        do not earn (BF-6), a skipped shape that fits or a shape to place that
+        fits nowhere (BF-7). The text board of ``print(g)`` is refused: it
+        lacks the hands, tables, turn and phase."""
+        example = ("'" + "/".join(["........."] * 9) + " X=IOZ/LT O=ILOTZ/- turn=1 stall=0 bid'")
+        if "\n" in body or "|" in body:
+            raise ValueError("a Block Four text board (print(g)) shows the marks, not the hands, tables, turn "
+                             "and phase: give g.position()'s text instead (BF-10)")
+        parts = body.split()
+        if len(parts) != 6:
+            raise ValueError("a Block Four position is 'BOARD X=HAND/TABLE O=HAND/TABLE turn=N stall=N PHASE', "
+                             "e.g. " + example[:60] + "... (BF-1)")
+        rows_text, *card_texts, turn_text, stall_text, phase_text = parts
+        rows = rows_text.split("/")
+        if len(rows) != SIZE or any(len(row) != SIZE for row in rows):
+            raise ValueError("the board is 9 rows of 9 spaces, separated by '/' (BF-1)")
+        marks = {".": EMPTY, cls.players[0]: 0, cls.players[1]: 1}
+        board = []
+        for r, row in enumerate(rows):
+            for c, ch in enumerate(row):
+                if ch not in marks:
+                    raise ValueError(f"{cell_name((r, c))} holds {shorten(ch)}: a space is X, O or '.' (BF-1)")
+                board.append(marks[ch])
+        hands: list[list[str]] = []
+        tables: list[list[str]] = []
+        for p, text in enumerate(card_texts):
+            name = cls.players[p]
+            head, eq, cards = text.partition("=")
+            hand, slash, table = cards.partition("/")
+            if head != name or not eq or not slash:
+                raise ValueError(f"{shorten(text)} is not {name}'s cards: write {name}=HAND/TABLE, e.g. "
+                                 f"{name}=IOZ/LT, '-' for none (BF-10)")
+            got = [[] if part == "-" else list(part) for part in (hand, table)]
+            every = got[0] + got[1]
+            if sorted(every, key=lambda x: (x not in NUMBERS, NUMBERS.get(x, 0), x)) != list(SHAPES):
+                raise ValueError(f"{name}'s hand and table hold {shorten(hand + '/' + table)}: each of I, L, O, T, "
+                                 "Z exactly once, in the hand or on the table (BF-2, BF-10)")
+            hands.append(sorted(got[0], key=NUMBERS.__getitem__))
+            tables.append(sorted(got[1], key=NUMBERS.__getitem__))
+        numbers = []
+        for text, key, top in ((turn_text, "turn", 10**6), (stall_text, "stall", STALL_TURNS)):
+            head, eq, digits = text.partition("=")
+            if head != key or not eq or not digits.isdigit() or len(digits) > 7 or int(digits) > top:
+                raise ValueError(f"{shorten(text)} is not {key}=N with N up to {top} (BF-11)")
+            numbers.append(int(digits))
+        turn, stall = numbers
+        if turn < 1:
+            raise ValueError("turns are numbered from 1 (BF-10)")
+        game = cls(x_table=tables[0] if turn == 1 and len(tables[0]) == 2 else ("I", "L"))
+        game._board, game._hands, game._tables = board, hands, tables
+        game._turn, game._stall = turn, stall
+        phase, _, rest = phase_text.partition(":")
+        if phase not in ("bid", "place", "over") or (phase != "place" and rest):
+            raise ValueError(f"the phase is bid, place:XB,OB or over, not {shorten(phase_text)} (BF-6)")
+        game._check_position(phase, rest)
+        return game
+
+    def _check_position(self, phase: str, rest: str) -> None:
+        """Set the phase (and a placement phase's bids and placements) of a
+        game read from a position, refusing a position no game reaches."""
+        turn, stall, hands = self._turn, self._stall, self._hands
+        fields = self.fields_controlled()
+        if turn <= stall and not (phase == "over" and turn == stall):
+            raise ValueError(f"stall={stall} in turn {turn}: only {turn - 1} turns have ended (BF-11)")
+        if turn == 1 and phase == "bid" and any(q != EMPTY for q in self._board):
+            raise ValueError("turn 1's bids come before any placement: the board is empty (BF-6)")
+        three = 0 if turn % 2 else 1  # who holds three cards in this turn's bid phase (BF-4, BF-10)
+        won = [q for q in (0, 1) if fields[q] >= 5]
+        if phase != "over" and won:
+            raise ValueError(f"{self.players[won[0]]} controls {fields[won[0]]} fields: the game is over here, "
+                             "phase 'over' (BF-9)")
+        if phase != "over" and stall >= STALL_TURNS:
+            raise ValueError(f"{STALL_TURNS} turns in a row with no space filled: the game is over here, "
+                             "phase 'over' (BF-11)")
+        if phase == "over" and not won and stall < STALL_TURNS:
+            raise ValueError("the game is over only when a player controls 5 fields (BF-9) or after 10 turns "
+                             "with no space filled (BF-11)")
+        if phase == "bid" or (phase == "over" and not won):
+            want = {three: 3, 1 - three: 5} if phase == "bid" else {three: 5, 1 - three: 3}
+        else:
+            want = {three: 1, 1 - three: 3}
+        if [len(hands[0]), len(hands[1])] != [want[0], want[1]]:
+            raise ValueError(f"in turn {turn} ({phase}) X holds {len(hands[0])} cards and O {len(hands[1])}, "
+                             f"not {want[0]} and {want[1]}: the hands go 3 and 5, then 5 and 3 (BF-10)")
+        for r, c, size in self._small_regions():
+            raise ValueError(f"the empty region at {cell_name((r, c))} has {size} space{'s' * (size > 1)}: every "
+                             "region of 1 to 3 is filled after a placement (BF-8)")
+        self._phase = phase
+        if phase == "over":
+            self._winners = (won[0],) if won else self._stall_result()[0]
+            return
+        if phase == "bid":
+            return
+        bids_text, _, flags = rest.partition(":")
+        texts = bids_text.split(",")
+        bids = []
+        for p, text in enumerate(texts if len(texts) == 2 else []):
+            if len(text) != 2 or not set(text) <= set(SHAPES) or text[0] == text[1]:
+                break
+            bid = Bid(p, tuple(sorted(text, key=NUMBERS.__getitem__)))  # type: ignore[arg-type]
+            if not set(bid.cards) <= set(self._tables[p]):
+                raise ValueError(f"{self.players[p]}'s bid {bid} is not on {self.players[p]}'s table: "
+                                 "played cards go face up there (BF-10)")
+            bids.append(bid)
+        if len(bids) != 2:
+            raise ValueError(f"a placement phase is place:XB,OB, the bids of X and O like place:IO,IL, not "
+                             f"{shorten(bids_text)} (BF-12)")
+        order = placement_order(bids[0], bids[1])
+        if not set(flags) <= {"+", "-"} or len(flags) >= len(order):
+            raise ValueError(f"bids {bids[0]} and {bids[1]} earn {len(order)} placement{'s' * (len(order) != 1)}: "
+                             f"after 'place:{bids[0]},{bids[1]}:', one '+' (placed) or '-' (skipped) for each made "
+                             "so far, and one at least still to come (BF-6)")
+        for (who, shape), flag in zip(order, flags, strict=False):
+            if flag == "-" and self._fits(shape):
+                raise ValueError(f"{self.players[who]}'s {shape} was skipped, but it fits: a placement is skipped "
+                                 "only when it fits nowhere (BF-7)")
+        who, shape = order[len(flags)]
+        if not self._fits(shape):
+            raise ValueError(f"{self.players[who]}'s {shape} fits nowhere: the rules skip it, so it cannot be "
+                             "the placement to make (BF-7)")
+        self._revealed = (bids[0], bids[1])
+        self._queue = order[len(flags):]
+        self._done = ["done" if f == "+" else "skipped" for f in flags]
+        self._filled_this_turn = "+" in flags
+
+    def _small_regions(self) -> list[tuple[int, int, int]]:
+        """Each orthogonally connected empty region of 1 to 3 spaces: its first
+        space and its size (BF-8; none after any placement's gap fill)."""
+        board = self._board
+        seen = [False] * (SIZE * SIZE)
+        out = []
+        for start in range(SIZE * SIZE):
+            if board[start] != EMPTY or seen[start]:
+                continue
+            region = [start]
+            seen[start] = True
+            for i in region:
+                for j in _NEIGHBOURS4[i]:
+                    if board[j] == EMPTY and not seen[j]:
+                        seen[j] = True
+                        region.append(j)
+            if len(region) <= 3:
+                out.append((*divmod(start, SIZE), len(region)))
+        return out
 
     # ------------------------------------------------------------------
     # Undo: a full snapshot (a turn's resolution changes much)

@@ -665,6 +665,159 @@ class GridBloc(GridBlocKnowledge, GridBlocPicture, GridBlocView, Game):
         if self._trapped():
             self._end_round("the runner is trapped")
 
+    # ------------------------------------------------------------------
+    # The position as text
+    # ------------------------------------------------------------------
+    def _write_position(self) -> str:
+        """``SIZE TILES start=E5 runner=D5 walls=W,.. placed=W,.. round=N points=A,B ACT``:
+        the tiles row by row from the top, rows separated by ``/`` (``#`` a
+        hole, ``+`` visited this round, the start included, ``.`` not, GB-1,
+        GB-5), the start and the runner's tile, the original walls and the
+        walls placed this round (``-``: none; GB-2, GB-8), the round (GB-7),
+        the points of round one's runner and of round two's (GB-5), and who
+        acts: ``setup`` (GB-10), ``run``, ``block`` (GB-4) or ``over``."""
+        n = self.size
+        tiles = "/".join(
+            "".join("#" if self._hole_mask[i] else "+" if self._visited[i] else "." for i in range(r * n, r * n + n))
+            for r in range(n))
+        walls = ",".join(str(self._edge_wall(e)) for e in sorted(self._original)) or "-"
+        placed = ",".join(str(self._edge_wall(e)) for e in sorted(self._placed)) or "-"
+        act = self._phase if self._phase != "play" else self._to_act
+        points = f"{self._round_scores[0][1]},{self._round_scores[1][0]}"
+        return (f"{n} {tiles} start={cell_name(self.start)} runner={cell_name(self.runner)} walls={walls} "
+                f"placed={placed} round={self._round} points={points} {act}")
+
+    @classmethod
+    def _read_position(cls, body: str) -> GridBloc:
+        """A game at ``body`` (:meth:`position`'s fields). Refused with the
+        rule: a size or tiles off GB-1, a start or runner on a hole or not
+        visited (GB-5), a wall that is not between neighbours (GB-2, GB-8),
+        twice, or next to a hole (GB-1), points that are not the tiles
+        scored (GB-5), more tiles scored than steps could score (GB-4), a
+        runner trapped in a round still going or free at the end (GB-6), a
+        round or an end off GB-7, a setup after play began (GB-10). The text
+        board of ``print(g)`` is refused: it does not tell the original walls
+        from the placed ones, nor round one's points."""
+        if "\n" in body or "+---" in body:
+            raise ValueError("a GridBloc text board (print(g)) shows the walls but not which are original, nor "
+                             "round one's points: give g.position()'s text instead (GB-7)")
+        parts = body.split()
+        keys = ("start", "runner", "walls", "placed", "round", "points")
+        if len(parts) != 9:
+            raise ValueError("a GridBloc position is 'SIZE TILES start=.. runner=.. walls=.. placed=.. round=N "
+                             "points=A,B run|block|setup|over', e.g. '3 .../.+./... start=B2 runner=B2 walls=- "
+                             "placed=- round=1 points=0,0 run' (GB-1)")
+        size_text, tiles_text, *fields, act = parts
+        values = {}
+        for key, text in zip(keys, fields, strict=True):
+            head, eq, value = text.partition("=")
+            if head != key or not eq or not value:
+                raise ValueError(f"{shorten(text)} is not {key}=...: the fields are {', '.join(keys)}, in this "
+                                 "order (GB-8)")
+            values[key] = value
+        if not size_text.isdigit() or len(size_text) > 2 or not MIN_SIZE <= int(size_text) <= MAX_SIZE:
+            raise ValueError(f"the size is {MIN_SIZE} to {MAX_SIZE}, not {shorten(size_text)} (GB-1)")
+        n = int(size_text)
+        rows = tiles_text.split("/")
+        if len(rows) != n or any(len(row) != n for row in rows) or not set(tiles_text) <= set("#+./"):
+            raise ValueError(f"a {n}x{n} board is {n} rows of {n} tiles separated by '/': '#' a hole, '+' "
+                             "visited this round, '.' not (GB-1)")
+        flat = "".join(rows)
+        holes = [cell_name(divmod(i, n)) for i, ch in enumerate(flat) if ch == "#"]
+        if act not in ("setup", "run", "block", "over"):
+            raise ValueError(f"who acts is setup, run, block or over, not {shorten(act)} (GB-4)")
+        try:
+            start = parse_cell(values["start"], n, n)
+            runner = parse_cell(values["runner"], n, n)
+        except IllegalMoveError as exc:
+            raise ValueError(f"{exc} (GB-1)") from None
+        for name, (r, c) in (("start", start), ("runner", runner)):
+            if flat[r * n + c] != "+":
+                raise ValueError(f"the {name} tile {cell_name((r, c))} is "
+                                 f"{'a hole' if flat[r * n + c] == '#' else 'not visited'}: "
+                                 "it is a tile, visited this round (GB-1, GB-5)")
+        try:
+            game = cls(board={"size": n, "start": cell_name(start), "walls": [], "holes": holes},
+                       setup=act == "setup")
+        except ValueError as exc:
+            raise ValueError(f"not a GridBloc board: {shorten(str(exc), 120)}") from None
+        edges: list[list[int]] = [[], []]
+        seen: set[int] = set()
+        for k, key in enumerate(("walls", "placed")):
+            if values[key] == "-":
+                continue
+            for text in values[key].split(","):
+                try:
+                    e = game._wall_edge(text)
+                except IllegalMoveError as exc:
+                    raise ValueError(f"{key}: {exc}") from None
+                if game._touches_hole(e):
+                    raise ValueError(f"{shorten(text)} is next to a hole: that edge is always closed, "
+                                     "not a wall (GB-1)")
+                if e in seen:
+                    raise ValueError(f"{shorten(text)} is given twice: one wall per edge (GB-2)")
+                seen.add(e)
+                edges[k].append(e)
+        game._check_position(edges[0], edges[1], [ch == "+" for ch in flat], runner, values, act)
+        return game
+
+    def _check_position(self, original: list[int], placed: list[int], visited: list[bool], runner: Cell,
+                        values: dict[str, str], act: str) -> None:
+        """Set the walls, runner, round and points of a game read from a
+        position, refusing a position no game reaches (GB-4..GB-7, GB-10)."""
+        round_text, points_text = values["round"], values["points"]
+        if round_text not in ("1", "2"):
+            raise ValueError(f"the round is 1 or 2, not {shorten(round_text)} (GB-7)")
+        points = points_text.split(",")
+        if len(points) != 2 or not all(x.isdigit() and len(x) <= 4 for x in points):
+            raise ValueError(f"the points are those of round one's runner and round two's, like 3,0, not "
+                             f"{shorten(points_text)} (GB-5)")
+        first, second = (int(x) for x in points)
+        rnd = int(round_text)
+        scored = sum(visited) - 1
+        now = first if rnd == 1 else second
+        if now != scored or (rnd == 1 and second):
+            raise ValueError(f"round {rnd}'s runner has {now} points with {scored} tiles scored this round, and "
+                             f"round two's points come after round one: a new tile scores 1 (GB-5)")
+        if first > self.size ** 2 - len(self._holes) - 1:
+            raise ValueError(f"{first} points in round one: more than the board's tiles (GB-5)")
+        if act == "setup" and (rnd != 1 or placed or scored or self._tile(runner) != self._start):
+            raise ValueError("the setup comes before round one: no wall placed, no tile scored, the runner "
+                             "on the start (GB-10)")
+        if act == "over" and rnd != 2:
+            raise ValueError("the game ends after round two (GB-7)")
+        steps_min = scored  # each tile scored took a step; the runner steps, then the blocker walls (GB-4)
+        if act == "run" and (len(placed) < steps_min or (not placed and self._tile(runner) != self._start)):
+            raise ValueError(f"{scored} tiles scored with {len(placed)} walls placed, the runner to step: "
+                             "runner and blocker alternate, one step, one wall (GB-4)")
+        if act in ("block", "over") and len(placed) + 1 < steps_min:
+            raise ValueError(f"{scored} tiles scored with {len(placed)} walls placed: runner and blocker "
+                             "alternate, one step, one wall (GB-4)")
+        for e in original + placed:
+            self._walls[e] = True
+        self._original = sorted(original)
+        if act == "setup":
+            self._setup_original = list(self._original)
+        self._shut = [w or h for w, h in zip(self._walls, self._hole_edge, strict=True)]
+        self._placed = sorted(placed)
+        self._visited = visited
+        self._runner = self._tile(runner)
+        self._round = rnd
+        self._round_scores = [[0, first], [second, 0]]
+        self._to_act = "block" if act == "block" else "run"
+        self._phase = "play" if act in ("run", "block") else act
+        self._events = []
+        self._winners = ()
+        trapped = self._trapped()
+        if act in ("run", "block") and trapped:
+            raise ValueError(f"the runner on {cell_name(runner)} can reach no unscored tile: the round is over "
+                             "here (GB-6)")
+        if act == "over":
+            if not trapped:
+                raise ValueError(f"the runner on {cell_name(runner)} can still reach an unscored tile: round two "
+                                 "goes on (GB-6)")
+            self._winners = (0, 1) if first == second else ((0,) if second > first else (1,))
+
     def _snapshot(self) -> tuple[Any, ...]:
         return (
             self._walls[:], self._placed[:], self._visited[:], self._runner, self._to_act, self._round,

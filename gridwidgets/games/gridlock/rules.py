@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ...core.errors import IllegalMoveError
+from ...core.errors import IllegalMoveError, shorten
 from ...core.game import Game
 from ...core.gametype import GameType, MoveKind
 from ...core.moves import CellMove
@@ -227,6 +227,65 @@ class Gridlock(GridlockKnowledge, Game):
         self._to_move = to_move
         self._bits = list(bits)
         self._legal_bits = None
+
+    # -- the position as text ------------------------------------------
+    def _write_position(self) -> str:
+        """``ROWSxCOLS row/row/... MOVER``: the board row by row from the top,
+        ``.`` an empty cell, then the player to move (GL-1, GL-2)."""
+        mover = self.players[self._to_move]
+        return f"{self.rows}x{self.cols} {'/'.join(self.text_rows())} {mover}"
+
+    @classmethod
+    def _read_position(cls, body: str) -> Gridlock:
+        """A game at ``body``: :meth:`position`'s fields, or the text board of
+        ``print(g)`` (the player to move is then X if both have placed as
+        many markers, else O). Refused with the rule: a size off GL-1, counts
+        that alternation cannot give (GL-2), an X next to an O (GL-3)."""
+        if "|" in body:
+            grid = [[cell.strip() or "." for cell in line.split("|")[1:-1]]
+                    for line in body.splitlines() if line.count("|") >= 2]
+            if not grid or any(len(row) != len(grid[0]) for row in grid):
+                raise ValueError("a Gridlock text board has rows of cells between '|', all as long")
+            mover = None
+        else:
+            parts = body.split()
+            if len(parts) != 3:
+                raise ValueError("a Gridlock position is 'ROWSxCOLS row/row/... X|O', e.g. "
+                                 "'4x4 ..../.X../..O./.... X'")
+            size, rows_text, mover = parts
+            r, x, c = size.partition("x")
+            if not (x and r.isdigit() and c.isdigit() and len(r) <= 3 and len(c) <= 3):
+                raise ValueError(f"the size is ROWSxCOLS, e.g. 4x4, not {shorten(size)} (GL-1)")
+            grid = [list(row) for row in rows_text.split("/")]
+            if len(grid) != int(r) or any(len(row) != int(c) for row in grid):
+                raise ValueError(f"a {r}x{c} board has {r} rows of {c} cells, separated by '/' (GL-1)")
+            if mover not in cls.players:
+                raise ValueError(f"the player to move is X or O, not {shorten(mover)} (GL-2)")
+        game = cls(rows=len(grid), cols=len(grid[0]))
+        marks = {".": EMPTY, cls.players[0]: 0, cls.players[1]: 1}
+        for r, row in enumerate(grid):
+            for c, ch in enumerate(row):
+                if ch not in marks:
+                    raise ValueError(f"{cell_name((r, c))} holds {shorten(ch)}: a cell is X, O or empty (GL-1)")
+                if marks[ch] != EMPTY:
+                    game._board[r, c] = marks[ch]
+                    game._bits[marks[ch]] |= 1 << (r * game.cols + c)
+        nx, no = (int((game._board == p).sum()) for p in (0, 1))
+        if mover is None:
+            mover = cls.players[0] if nx == no else cls.players[1]
+        to_move = cls.players.index(mover)
+        if nx - no != to_move:
+            raise ValueError(f"{nx} X and {no} O with {mover} to move: X moves first and they alternate (GL-2)")
+        for r in range(game.rows):
+            for c in range(game.cols):
+                p = int(game._board[r, c])
+                for rr, cc in ((r + 1, c), (r, c + 1)):
+                    if p != EMPTY and rr < game.rows and cc < game.cols and int(game._board[rr, cc]) == 1 - p:
+                        raise ValueError(f"{cell_name((r, c))} and {cell_name((rr, cc))} hold X and O side by "
+                                         "side: no marker goes next to an opponent's (GL-3)")
+        game._to_move = to_move
+        game._legal_bits = None
+        return game
 
     # -- state ---------------------------------------------------------
     @property

@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ...core.errors import IllegalMoveError
+from ...core.errors import IllegalMoveError, shorten
 from ...core.game import Game
 from ...core.gametype import GameType, MoveKind, Utility
 from ...core.moves import CellMove
@@ -378,6 +378,118 @@ class GridMaster4(GridMaster4Knowledge, GridMaster4Picture, GridMaster4View, Gam
         names = " and ".join(self.player_label(q) for q in self._winners)
         verb = "wins" if len(self._winners) == 1 else "share the win"
         events.append(f"Game over, {why}: {names} {verb} with {best} (GM-8)")
+
+    # -- the position as text ------------------------------------------
+    def _write_position(self) -> str:
+        """``SIZE PLAYERSp TILESt own|all row/row/... MOVER BLOCKED OWED``: the
+        board row by row from the top, its cells separated by ``,`` (``.``
+        open, ``O12`` orange's tile 12 active, ``o12`` inactive, GM-5), the
+        initial of the player to move (``-`` once over), the initials of the
+        blocked players (``-``: none, GM-6) and the free placements owed to
+        each player (GM-7)."""
+        rows = []
+        for r in range(self.size):
+            cells = []
+            for c in range(self.size):
+                i = r * self.size + c
+                q = self._owner[i]
+                if q < 0:
+                    cells.append(".")
+                else:
+                    letter = self.players[q][0]
+                    cells.append((letter.upper() if i in self._active[q] else letter) + str(self._tile[i]))
+            rows.append(",".join(cells))
+        mover = "-" if self._over else self.players[self._to_move][0].upper()
+        blocked = "".join(self.players[q][0].upper() for q in range(len(self.players)) if not self._in_play[q]) or "-"
+        owed = ",".join(str(k) for k in self._owed)
+        return (f"{self.size} {len(self.players)}p {self.tiles_per_player}t {self.deactivate} {'/'.join(rows)} "
+                f"{mover} {blocked} {owed}")
+
+    @classmethod
+    def _read_position(cls, body: str) -> GridMaster4:
+        """A game at ``body`` (:meth:`position`'s fields). Refused with the
+        rule: options off GM-1, a tile of no player or beyond the tiles,
+        a player's tiles not numbered 1, 2, ... without a gap (GM-3), a
+        player's last tile inactive under ``own`` (GM-5), the player to move
+        blocked (GM-6), owed placements that are not counts (GM-7). The text
+        board of ``print(g)`` is refused: it lacks the options, the blocked
+        players and the placements owed."""
+        if "\n" in body:
+            raise ValueError("a GridMaster4 text board (print(g)) shows the tiles, not the players and tiles of "
+                             "the options, the blocked players or the free placements owed: give g.position()'s "
+                             "text instead (GM-1, GM-6, GM-7)")
+        parts = body.split()
+        if len(parts) != 8:
+            raise ValueError("a GridMaster4 position is 'SIZE PLAYERSp TILESt own|all row/row/... MOVER BLOCKED "
+                             "OWED', e.g. '6 2p 5t own " + "/".join([".,.,.,.,.,."] * 6) + " O - 0,0' (GM-1)")
+        size, players, tiles, deactivate, rows_text, mover, blocked, owed_text = parts
+        numbers = []
+        for text, suffix in ((size, ""), (players, "p"), (tiles, "t")):
+            digits = text[: len(text) - len(suffix)] if suffix and text.endswith(suffix) else text
+            if not digits.isdigit() or len(digits) > 6:
+                raise ValueError(f"{shorten(text)} is not a count{' ending in ' + suffix if suffix else ''} (GM-1)")
+            numbers.append(int(digits))
+        game = cls(size=numbers[0], players=numbers[1], tiles=numbers[2], deactivate=deactivate)
+        n, k = game.size, len(game.players)
+        initials = [name[0] for name in game.players]
+        rows = rows_text.split("/")
+        grid = [row.split(",") for row in rows]
+        if len(grid) != n or any(len(row) != n for row in grid):
+            raise ValueError(f"a {n}x{n} board has {n} rows of {n} cells, rows separated by '/', cells by ',' (GM-1)")
+        numbered: list[list[int]] = [[] for _ in range(k)]
+        for r, row in enumerate(grid):
+            for c, cell in enumerate(row):
+                if cell == ".":
+                    continue
+                letter, digits = cell[:1], cell[1:]
+                q = initials.index(letter.lower()) if letter.lower() in initials else -1
+                if q < 0 or not digits.isdigit() or not 1 <= int(digits) <= game.tiles_per_player:
+                    raise ValueError(f"{cell_name((r, c))} holds {shorten(cell)}: a tile is a player's initial and "
+                                     f"its number 1..{game.tiles_per_player}, or '.' for an open cell (GM-1)")
+                i = r * n + c
+                game._owner[i], game._tile[i] = q, int(digits)
+                numbered[q].append(int(digits))
+                if letter.isupper():
+                    game._active[q].add(i)
+        for q, got in enumerate(numbered):
+            if sorted(got) != list(range(1, len(got) + 1)):
+                raise ValueError(f"{game.player_label(q)}'s tiles are not numbered 1 to {len(got)} without a gap or "
+                                 "a repeat: each tile is the next number (GM-3)")
+            game._score[q] = len(got)
+            game._opened[q] = bool(got)
+            last = next((i for i in range(n * n) if game._owner[i] == q and game._tile[i] == len(got)), None)
+            if game.deactivate == "own" and last is not None and last not in game._active[q]:
+                raise ValueError(f"{game.player_label(q)}'s last tile {len(got)} is inactive: a move deactivates "
+                                 "only the mover's older tiles (GM-5)")
+        game._open = n * n - sum(game._score)
+        game._in_play = [initials[q].upper() not in (blocked if blocked != "-" else "") for q in range(k)]
+        if blocked != "-" and any(ch.lower() not in initials for ch in blocked):
+            raise ValueError(f"the blocked players are initials of this game's players or '-', not {shorten(blocked)} "
+                             "(GM-6)")
+        owed = owed_text.split(",")
+        if len(owed) != k or not all(x.isdigit() and len(x) <= 6 for x in owed):
+            raise ValueError(f"the free placements owed are {k} counts separated by ',', "
+                             f"not {shorten(owed_text)} (GM-7)")
+        game._owed = [int(x) for x in owed]
+        done = [q for q in range(k) if game._score[q] == game.tiles_per_player]
+        if done or game._open == 0 or not any(game._in_play):
+            if mover != "-":
+                raise ValueError("the game is over here (a last tile placed, the board full or everyone blocked): "
+                                 "the player to move is '-' (GM-8)")
+            if done:
+                game._over, game._winners = True, (done[0],)
+            else:
+                game._finish([], "the position given")
+        else:
+            if mover.lower() not in initials:
+                raise ValueError(f"the player to move is an initial of this game's players, "
+                                 f"not {shorten(mover)} (GM-4)")
+            game._to_move = initials.index(mover.lower())
+            if not game._in_play[game._to_move]:
+                raise ValueError(f"{game.player_label(game._to_move)} is blocked and cannot be to move (GM-6)")
+            game._start_turn()
+        game._events, game._deactivated, game._legal = [], [], None
+        return game
 
     def _snapshot(self) -> tuple[Any, ...]:
         return (
