@@ -87,6 +87,10 @@ def test_a_poll_is_taken_from_any_step_of_a_game_from_an_exercise_or_from_a_save
     poll = room.open_poll(t, save.to_json())
     assert poll.game.rows == 5 and [str(m) for m in poll.game.history] == ["C3"]
     assert room.polls[-2].state == "ended"  # the new poll ended the one on the screens
+    poll = room.open_poll(t, "gridlock 4x4 ..../.X../..../.... O")
+    assert poll.source == "a position" and poll.player == 1 and poll.game.position().endswith(" O")
+    with pytest.raises(ValueError, match="GL-3"):
+        room.open_poll(t, "gridlock 4x4 ..../.XO./..../.... X")
     ex = gw.exercises.generate("gridlock", kind="win-in", depth=1, n=1, seed=3)[0]
     poll = room.open_poll(t, ex)
     assert poll.game.position_key() == ex.start().position_key() and poll.player == ex.player
@@ -148,6 +152,7 @@ def test_a_simultaneous_node_is_answered_with_a_bid_and_revealed_against_the_equ
     wait_for(lambda: poll.analysed, what="the equilibrium")
     rows = {r["move"]: r for r in poll.table()}
     assert rows[bids[0]]["answers"] == 2 and all("mix" in r for r in rows.values())
+    assert all(h["tone"] == "heat" for h in poll.overlay()["moves"].values())  # a mix is no verdict
 
 
 def test_an_unsolvable_position_is_revealed_with_mcts_estimates_said_as_such():
@@ -280,3 +285,24 @@ def test_the_hardest_exercises_come_first(db, small_set):
         room.record_exercise_answer(seat.token, a.id, {"exercise": 2, "move": wrong, "right": False, "step": 1,
                                                        "seconds": 2.0, "solved": False})
     assert classwork.exercise_order(a) == [2, 0, 1]  # all wrong, all right, untried
+
+
+@pytest.mark.parametrize("name", sorted(gw.core.registry.names()))
+def test_any_registered_game_is_polled_and_its_answers_land_on_the_boards_targets(db, name):
+    """The heat map draws an answer where the board draws that move (a cell, an
+    edge, a choice or a placement listed beside the board): the poll's keys
+    are the notation of the board's targets."""
+    _, room, seats = seated(db, game=name)
+    g = gw.core.registry.get(name)()
+    while not g.is_over and len(g.history) < 3:  # a few moves in: walls, placements and the like appear
+        g.play(g.legal_moves()[len(g.history) % len(g.legal_moves())], player=g.players_to_move[0])
+    poll = room.open_poll(room.teacher_token, g)
+    moves = [str(m) for m in poll.game.legal_moves(poll.player)]
+    for i, seat in enumerate(seats):
+        room.answer_poll(seat.token, moves[(i * 7) % len(moves)])
+    board = poll_board(poll)
+    targets = {t["move"] for t in board.state["targets"]}
+    heat = board.hint_data["moves"]
+    assert heat and sum(int(h["label"]) for h in heat.values()) == len(seats)
+    assert set(heat) <= targets | set(moves)
+    assert all(h["tone"] == "heat" for h in heat.values())

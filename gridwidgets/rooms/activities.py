@@ -27,7 +27,8 @@ from .polls import Poll
 __all__ = ["SOURCES", "AskClass", "ExercisePanel", "ExerciseSeat", "PollPanel", "PollSeat"]
 
 #: where the teacher's form takes a poll's position from
-SOURCES = {"game": "A game of this room", "exercise": "An exercise of the room's set", "file": "A save file"}
+SOURCES = {"game": "A game of this room", "exercise": "An exercise of the room's set",
+           "file": "A save file or a position"}
 
 CSS = """
 .gw-poll-head { display: flex; flex-wrap: wrap; gap: 8px 16px; align-items: baseline; }
@@ -59,7 +60,7 @@ def PollSeat(room: Room, poll: Poll, token: str, state: str) -> None:
     solara.HTML(tag="h2", unsafe_innerHTML="Class poll", classes=["gw-poll-title"])
     who = escape(poll.game.player_label(poll.player))
     if state == "open":
-        _p(f"What would you play for <b>{who}</b>? Choose one move on the board; you can change it until the "
+        _p(f"What would you play for <b>{who}</b>? Choose one move, as in a game; you can change it until the "
            "teacher closes the poll. Nobody sees your answer but the teacher.", "gw-poll-ask")
     else:
         _p("The poll is closed: look at the teacher's screen.", "gw-poll-ask")
@@ -115,7 +116,7 @@ def AskClass(room: Room, key: Callable[[], str], on_close: Callable[[], None]) -
             a = room.assignments[-1]
             room.open_poll(key(), a.exercises[exercise], label=f"exercise {exercise + 1}")
         else:
-            room.open_poll(key(), text, label="a save file")
+            room.open_poll(key(), text)
         on_close()
 
     with solara.Card("Ask the class one position", classes=["gw-ask"]):
@@ -143,7 +144,8 @@ def AskClass(room: Room, key: Callable[[], str], on_close: Callable[[], None]) -
                                  on_value=lambda v: set_exercise(v - 1), thumb_label="always")
         else:
             with solara.Div(classes=["gw-ask-file"]):
-                solara.InputTextArea("Paste a save file (a game's Export, or to_json())", value=text,
+                solara.InputTextArea("Paste a save file (a game's Export, to_json()) or a position (position())",
+                                     value=text,
                                      on_value=set_text, continuous_update=True, rows=4)
         with solara.Row(style={"gap": "12px"}):
             solara.Button("Put it on every screen", on_click=_safe(open_poll, set_error), color="primary",

@@ -685,8 +685,9 @@ class Room:
 
         Args:
             teacher_token: the teacher's token.
-            source: a game (e.g. ``room.games[2].game``), an exercise, or a
-                save file's text (:func:`~gridwidgets.rooms.polls.poll_position`).
+            source: a game (e.g. ``room.games[2].game``), an exercise, a
+                save file's or a position's text
+                (:func:`~gridwidgets.rooms.polls.poll_position`).
             step: the step of the game's (or save file's) history; default its current position.
             player: whose move the class chooses; default the first player to move.
             label: where the position comes from, as the pages say it (default: said from ``source``).
@@ -706,7 +707,8 @@ class Room:
         if player not in to_move:
             raise ValueError(f"player {str(player)[:8]} is not to move at that position (to move: {to_move})")
         if not label:
-            label = "a save file" if isinstance(source, (str, bytes, dict)) else (
+            text = isinstance(source, str) and not source.lstrip().startswith("{")
+            label = "a position" if text else "a save file" if isinstance(source, (str, bytes, dict)) else (
                 "an exercise" if not isinstance(source, Game) else "a game")
             if step is not None:
                 label += f", step {step}"

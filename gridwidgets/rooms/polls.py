@@ -138,19 +138,22 @@ class Poll:
         the largest count, ``best`` the most chosen moves. Before the reveal every move is drawn in the heat
         colour; once revealed (and :meth:`analysis` computed), every move the
         analysis values is drawn, coloured by its value for :attr:`player`
-        (the unchosen ones with a count of 0)."""
+        (the unchosen ones unlabelled); at a simultaneous node (an
+        equilibrium mix, no verdict on a move) the colour stays the heat's."""
         counts = self.counts()
         top = max(counts.values(), default=0)
         shown = self.state == "revealed" if revealed is None else revealed
         values: dict[str, float] = {}
         if shown and self._analysis is not None:
             values = {m: float(v["value"]) for m, v in self._analysis.get("moves", {}).items()}
+            if self._analysis.get("mix"):  # a mix is no verdict on a move: its moves keep the heat colour
+                values = dict.fromkeys(values, 0.0)
         moves: dict[str, dict[str, Any]] = {}
         for move in dict.fromkeys([*counts, *values]):
             n = counts.get(move, 0)
             entry: dict[str, Any] = {"label": str(n) if n else "", "value": values.get(move, 0.0),
                                      "share": n / top if top else 0.0, "best": bool(top) and n == top}
-            if move not in values:
+            if move not in values or (self._analysis or {}).get("mix"):
                 entry["tone"] = "heat"
             moves[move] = entry
         n = len(self.answers)
@@ -254,17 +257,20 @@ def poll_position(source: Any, *, step: int | None = None) -> Game:
     Args:
         source: a :class:`~gridwidgets.core.Game` (its current position, or
             the one after ``step`` steps of its history), an exercise (its
-            ``start()``), or a save file's text (``to_json``; any registered
-            game).
+            ``start()``), a save file's text (``to_json``; any registered
+            game), or a position's text (``Game.position()``, e.g.
+            ``"gridlock 4x4 ..../.X../..../.... O"``).
         step: for a game or a save file, the step of its history (0 is the
             start); default its current position.
 
     Raises:
-        ValueError: a save file that does not load (saying why), a step
+        ValueError: a save file or position that does not load (saying why), a step
             outside the history, a position where the game is over, or a
             source of another kind.
     """
-    if isinstance(source, (str, bytes, dict)):
+    if isinstance(source, str) and not source.lstrip().startswith("{"):
+        game = Game.from_position(source)  # a position's text, its game named by its first word
+    elif isinstance(source, (str, bytes, dict)):
         from ..core.savefile import load
 
         game = load(Game, source)
