@@ -163,7 +163,8 @@ def PollPanel(room: Room, poll: Poll, key: Callable[[], str] | None, version: An
     hidden unless the teacher shows them (the teacher's page only)."""
     names_shown, set_names_shown = solara.use_state(False)
     error, set_error = solara.use_state("")
-    board = solara.use_memo(lambda: poll_board(poll, fit="screen"), [poll.id])
+    # the projector's board as large as its window allows (read from the back of the room)
+    board = solara.use_memo(lambda: poll_board(poll, fit="screen" if key is not None else "big"), [poll.id])
     solara.use_effect(lambda: board.close, [board])
     solara.use_effect(board.refresh, [version, poll.analysed])
     seated = len(room.seats)
@@ -189,7 +190,7 @@ def PollPanel(room: Room, poll: Poll, key: Callable[[], str] | None, version: An
                               on_click=lambda: set_names_shown(not names_shown), classes=["gw-poll-names"])
         if error:
             solara.Error(error)
-        with solara.Div(classes=["gw-poll-board"]):
+        with solara.Div(classes=["gw-poll-board" if key is not None else "gw-poll-board-big"]):
             solara.display(board)
         if poll.state == "revealed" and not poll.analysed:
             solara.Info("Analysing the position…", classes=["gw-poll-analysing"])

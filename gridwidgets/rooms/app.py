@@ -814,6 +814,8 @@ def ProjectorView(rooms: Rooms) -> None:
     if len(codes) > 1:
         solara.ToggleButtonsSingle(value=room.code, values=codes, on_value=set_selected, classes=["gw-room-tabs"])
     join = _join_url(room)
+    if room.poll is not None:  # a poll is what the class looks at: first, its board as large as the window allows
+        activities.PollPanel(room, room.poll, None, (version, room.poll.version))
     with solara.Div(classes=["gw-projector-head"]):
         solara.HTML(tag="div", unsafe_innerHTML=_qr_svg(join), classes=["gw-qr"])
         with solara.Column(gap="4px"):
@@ -829,8 +831,6 @@ def ProjectorView(rooms: Rooms) -> None:
                 classes=["gw-joined", "gw-names"])
     if room.paused:
         solara.Warning("The room is paused.")
-    if room.poll is not None:
-        activities.PollPanel(room, room.poll, None, (version, room.poll.version))
     with solara.Div(classes=_games_classes(room)):
         for rg in [g for g in room.games if g.round == room.round]:
             GameCard(room, rg, None, None, (rg.game.version, tuple(sorted(rg.handed))))

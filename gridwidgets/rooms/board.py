@@ -383,6 +383,8 @@ class PollAnswerBoard(_PollBoard):
         """Show this student's answer (and the poll's state) again: after an
         answer, and when the teacher closes, reveals or ends the poll."""
         poll, mine = self.poll, self.poll.mine(self.token)
+        if poll.state != "open":
+            self._message = ("", "")  # "you can change it" no longer holds
         moves = {mine: {"label": "\u2713", "value": 0.0, "share": 1.0, "best": True, "tone": "heat"}} if mine else {}
         self.hint_data = {"kind": "poll", "version": poll.game.version, "status": "done", "message": "",  # type: ignore[attr-defined]
                           "moves": moves}
@@ -397,7 +399,8 @@ class PollHeatBoard(_PollBoard):
     def _game_state(self) -> dict[str, Any]:
         state: dict[str, Any] = super()._game_state()  # type: ignore[misc]
         poll = self.poll
-        state["status"] = f"The class chooses the move of {poll.game.player_label(poll.player)}."
+        who = poll.game.player_label(poll.player)
+        state["status"] = getattr(poll, "caption", "") or f"The class chooses the move of {who}."
         state["people"] = []
         return state
 

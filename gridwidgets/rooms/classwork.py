@@ -158,6 +158,11 @@ class WrongAnswers:
     counts_: dict[str, int] = field(default_factory=dict)
     state: str = "closed"
 
+    @property
+    def caption(self) -> str:
+        """The board's status line: what the heat map shows."""
+        return f"The class's wrong first moves for {self.game.player_label(self.player)}."
+
     def counts(self) -> dict[str, int]:
         return dict(self.counts_)
 

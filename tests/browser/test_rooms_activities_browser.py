@@ -12,7 +12,7 @@ import sqlite3
 import lab_harness as harness
 import pytest
 from rooms_harness import RoomsServer, join
-from test_rooms_browser import close_devices, download, teacher_page  # noqa: F401  (close_devices: autouse)
+from test_rooms_browser import AXE, SCREENSHOTS, _axe, close_devices, download, teacher_page  # noqa: F401
 
 import gridwidgets as gw
 
@@ -121,3 +121,74 @@ def test_an_exercise_set_worked_on_two_devices_fills_the_teachers_table(browser,
         ann.locator(".gw-ex-title", has_text="Exercise 2 of 2").wait_for()
         teacher.locator(".gw-ex-end").click()
         ann.locator(".gw-you-play").wait_for()  # back to their game
+
+
+@pytest.mark.skipif(not AXE.exists(), reason="needs axe-core from npm (npm ci)")
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_the_lesson_pages_pass_axe_in_both_themes(browser, tmp_path, theme):
+    """A poll revealed and an exercise set under way: the students' pages (a
+    laptop and a phone), the teacher's and the projector's pass axe-core in
+    both themes. With GRIDWIDGETS_UPDATE_SCREENSHOTS=1 it writes the docs'
+    screenshots (docs/images/rooms/lesson_*, 1280x720 and 390x844)."""
+    import os
+
+    update = os.environ.get("GRIDWIDGETS_UPDATE_SCREENSHOTS") == "1"
+    exercises = gw.exercises.generate("gridlock", kind="win-in", depth=2, n=4, seed=2)
+    server = RoomsServer(tmp_path / "class.sqlite", game="gridlock")
+    server.args += ["--theme", theme]
+    with server:
+        (code,) = server.codes
+        students = [join(browser, server, code, name) for name in ("Ann", "Bob", "Cy", "Dee")]
+        phone = join(browser, server, code, "Eve", touch=True, viewport=(390, 844))
+        teacher = teacher_page(browser, server)
+        teacher.locator(".gw-ask-class").click()
+        teacher.locator(".gw-open-poll").click()
+        for page in [*students, phone]:
+            page.locator(".gw-poll-ask").wait_for()
+            page.locator(f"{BOARD} .gw-cell.is-legal").first.wait_for()
+        for page, cell in zip([*students, phone], ["B2", "B2", "C3", "B2", "A1"], strict=True):
+            page.locator(f'{BOARD} [data-cell="{cell}"]').click()
+            wait_hint(page, cell, "✓")
+        teacher.wait_for_function("document.querySelector('.gw-poll-count')?.textContent.startsWith('5 of 5')")
+        with teacher.context.expect_page() as opened:
+            teacher.locator(".gw-projector-link").click()
+        projector = opened.value
+        projector.set_viewport_size({"width": 1280, "height": 720})
+        teacher.locator(".gw-reveal-poll").click()
+        for page in (teacher, projector):
+            page.locator(".gw-poll-table caption", has_text="Solved exactly").wait_for(timeout=30_000)
+        if theme == "dark":
+            for page in (students[0], phone, teacher, projector):
+                page.wait_for_function("!!document.querySelector('.v-application.theme--dark')")
+        shots = {"poll_teacher": (teacher, ".gw-poll"), "poll_projector": (projector, ".gw-poll"),
+                 "poll_student": (students[0], ".gw-poll-title"), "poll_phone": (phone, ".gw-poll-title")}
+        for what, (page, anchor) in shots.items():
+            page.wait_for_load_state("networkidle")
+            _axe(page, f"{what}, {theme}")
+            if update:
+                page.locator(anchor).first.scroll_into_view_if_needed()
+                SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+                page.screenshot(path=str(SCREENSHOTS / f"lesson_{what}_{theme}.png"))
+        teacher.locator(".gw-end-poll").click()
+        teacher.locator(".gw-show-exercises").click()
+        teacher.locator(".gw-ex-file textarea").fill(exercises.to_json())
+        teacher.locator(".gw-ex-give").click()
+        first = exercises[0]
+        for i, page in enumerate(students):
+            page.locator(".gw-ex-title").wait_for()
+            page.locator(f"{BOARD} .gw-cell.is-legal").first.wait_for()
+            right = first.answers[0]
+            cell = right if i % 2 == 0 else next(str(m) for m in first.start().legal_moves()
+                                                 if str(m) not in first.answers)
+            page.locator(f'{BOARD} [data-cell="{cell}"]').click()
+        teacher.wait_for_function("[...document.querySelectorAll('.gw-ex-table tbody tr')]"
+                                  ".filter(r => /[✓✗…]/.test(r.innerText)).length >= 4", timeout=20_000)
+        teacher.locator(".gw-ex-wrong").first.click()
+        teacher.locator(".gw-ex-heat-note").wait_for()
+        for what, (page, anchor) in {"exercises_teacher": (teacher, ".gw-exercises"),
+                                     "exercises_student": (students[1], ".gw-ex-title")}.items():
+            page.wait_for_load_state("networkidle")
+            _axe(page, f"{what}, {theme}")
+            if update:
+                page.locator(anchor).first.scroll_into_view_if_needed()
+                page.screenshot(path=str(SCREENSHOTS / f"lesson_{what}_{theme}.png"))
