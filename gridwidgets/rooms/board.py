@@ -39,8 +39,8 @@ from ..widgets.base import GameWidget, widget_class
 from .model import Assignment, Room, RoomError, RoomGame
 from .polls import Poll
 
-__all__ = ["FLOOD_LIMIT", "FLOOD_WINDOW", "POLL_HIDDEN_CONTROLS", "ROOM_HIDDEN_CONTROLS", "Fanout", "PageLimits",
-           "PollAnswerBoard", "PollHeatBoard", "RoomBoard", "RoomExercise", "exercise_board", "fanout",
+__all__ = ["FLOOD_LIMIT", "FLOOD_WINDOW", "POLL_HIDDEN_CONTROLS", "ROOM_HIDDEN_CONTROLS", "STATE_REQUESTS", "Fanout",
+           "PageLimits", "PollAnswerBoard", "PollHeatBoard", "RoomBoard", "RoomExercise", "exercise_board", "fanout",
            "first_unsolved", "poll_board", "room_board"]
 
 #: at most this many messages from one page ...
