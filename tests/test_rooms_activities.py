@@ -182,10 +182,10 @@ def test_every_poll_and_answer_is_on_disk_and_comes_back_after_a_restart(db):
     assert back.answers[ann.token].changes == 1 and back.analysed
     assert back.game.position_key() == poll.game.position_key()
     lines = list(csv.reader(io.StringIO(classwork.polls_csv(again))))
-    assert lines[0][:5] == ["poll", "source", "position", "player", "state"]
-    assert sorted((r[5], r[7]) for r in lines[1:]) == [("Ann", "C3"), ("Bob", "C3")]
-    anonymous = list(csv.reader(io.StringIO(classwork.polls_csv(again, names=False))))
-    assert {r[5] for r in anonymous[1:]} == {""}
+    assert lines[0][:6] == ["room", "poll", "source", "position", "player", "state"]
+    assert sorted((r[6], r[8]) for r in lines[1:]) == [("Ann", "C3"), ("Bob", "C3")]
+    anonymous = list(csv.reader(io.StringIO(classwork.polls_csv([again], names=False))))
+    assert {r[6] for r in anonymous[1:]} == {""}
 
 
 def test_a_students_poll_board_answers_for_its_seat_only_and_shows_nobody_elses_answer(db):
@@ -263,7 +263,7 @@ def test_an_exercise_set_given_to_a_room_stores_every_answer_with_first_try_and_
     wrong_map = classwork.wrong_answers(a, 0)
     assert wrong_map.counts() == {wrong: 1} and wrong_map.overlay()["moves"][wrong]["label"] == "1"
     lines = list(csv.reader(io.StringIO(classwork.exercise_csv(room))))
-    assert lines[0][:6] == ["set", "student", "student id", "exercise", "kind", "move"] and len(lines) == 4
+    assert lines[0][:7] == ["room", "set", "student", "student id", "exercise", "kind", "move"] and len(lines) == 4
     rooms.store.close()
     again = Rooms(Store(db)).room(room.code)
     assert again.assignment is not None and again.assignment.answers == a.answers

@@ -37,7 +37,7 @@ import solara  # state for a DataFrame finds it half imported)
 import traitlets
 
 from ..menu import AGENTS, games_menu
-from . import activities
+from . import activities, classwork
 from .board import room_board
 from .model import PAIRINGS, ROUND_PAIRINGS, Room, RoomError, RoomGame, Rooms
 from .pageutil import log_page_error as _log
@@ -773,6 +773,13 @@ def Downloads(chosen: list[Room], stem: str) -> None:
                             label="Download the results (CSV)", mime_type="text/csv")
         solara.FileDownload(lambda: results.saves_zip(chosen), filename=f"{stem.replace('results', 'games')}.zip",
                             label="Download every game (save files, zip)", mime_type="application/zip")
+        if any(r.polls for r in chosen):
+            solara.FileDownload(lambda: classwork.polls_csv(chosen), filename=f"{stem.replace('results', 'polls')}.csv",
+                                label="Download every poll answer (CSV)", mime_type="text/csv")
+        if any(r.assignments for r in chosen):
+            solara.FileDownload(lambda: classwork.exercise_csv(chosen),
+                                filename=f"{stem.replace('results', 'exercises')}.csv",
+                                label="Download every exercise answer (CSV)", mime_type="text/csv")
 
 
 @solara.component

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -99,50 +100,59 @@ def _column(a: Assignment, i: int) -> str:
     return f"{i + 1}: {a.exercises[i].kind}"
 
 
-def exercise_csv(room: Room) -> str:
-    """Every answer given in the room's exercise sets, one row each: set,
-    student, student id, exercise (from 1), kind, move, step, right, first
-    try, solved, seconds, time (ISO 8601, UTC). Cells that a spreadsheet
-    would run as a formula are quoted (:func:`~gridwidgets.rooms.results.safe_cell`)."""
+def _rooms(rooms: Room | Sequence[Room]) -> list[Room]:
+    return [rooms] if isinstance(rooms, Room) else list(rooms)
+
+
+def exercise_csv(rooms: Room | Sequence[Room]) -> str:
+    """Every answer given in the exercise sets of ``rooms`` (one room or a
+    list), one row each: room, set, student, student id, exercise (from 1),
+    kind, move, step, right, first try, solved, seconds, time (ISO 8601,
+    UTC). Cells that a spreadsheet would run as a formula are quoted
+    (:func:`~gridwidgets.rooms.results.safe_cell`)."""
     import datetime as dt
 
     out = io.StringIO()
     w = csv.writer(out)
-    w.writerow(["set", "student", "student id", "exercise", "kind", "move", "step", "right", "first try", "solved",
-                "seconds", "time"])
-    for a in room.assignments:
-        for r in a.answers:
-            seat = room.seats.get(r["token"]) or room.former.get(r["token"])
-            w.writerow([a.id, safe_cell(room.name_of(r["token"])), safe_cell(seat.student_id if seat else ""),
-                        r["exercise"] + 1, a.exercises[r["exercise"]].kind, safe_cell(r["move"]), r["step"],
-                        int(r["right"]), int(r["first_try"]), int(r["solved"]), f"{r['seconds']:.3f}",
-                        dt.datetime.fromtimestamp(r["at"], dt.timezone.utc).isoformat(timespec="seconds")])
+    w.writerow(["room", "set", "student", "student id", "exercise", "kind", "move", "step", "right", "first try",
+                "solved", "seconds", "time"])
+    for room in _rooms(rooms):
+        for a in room.assignments:
+            for r in a.answers:
+                seat = room.seats.get(r["token"]) or room.former.get(r["token"])
+                w.writerow([room.code, a.id, safe_cell(room.name_of(r["token"])),
+                            safe_cell(seat.student_id if seat else ""), r["exercise"] + 1,
+                            a.exercises[r["exercise"]].kind, safe_cell(r["move"]), r["step"], int(r["right"]),
+                            int(r["first_try"]), int(r["solved"]), f"{r['seconds']:.3f}",
+                            dt.datetime.fromtimestamp(r["at"], dt.timezone.utc).isoformat(timespec="seconds")])
     return out.getvalue()
 
 
-def polls_csv(room: Room, *, names: bool = True) -> str:
-    """Every poll of the room and every answer, one row per answer (a poll with
-    no answer: one row with an empty student): poll, source, position (its
-    save file), player, state, student (or ``""`` with ``names=False``),
-    student id, move, changes, seconds since the poll opened, and once
-    revealed the analysis's kind and the move's value."""
+def polls_csv(rooms: Room | Sequence[Room], *, names: bool = True) -> str:
+    """Every poll of ``rooms`` (one room or a list) and every answer, one row
+    per answer (a poll with no answer: one row with an empty student): room,
+    poll, source, position (its save file), player, state, student (or
+    ``""`` with ``names=False``), student id, move, changes, seconds since
+    the poll opened, and once revealed the analysis's kind and the move's value."""
     out = io.StringIO()
     w = csv.writer(out)
-    w.writerow(["poll", "source", "position", "player", "state", "student", "student id", "move", "changes",
+    w.writerow(["room", "poll", "source", "position", "player", "state", "student", "student id", "move", "changes",
                 "seconds", "analysis", "value"])
-    for poll in room.polls:
-        analysis = poll._analysis or {}
-        values = analysis.get("moves", {})
-        head = [poll.id, safe_cell(poll.source), poll.game.to_json(indent=None), poll.player, poll.state]
-        answers: list[Answer] = list(poll.answers.values())
-        if not answers:
-            w.writerow([*head, "", "", "", "", "", analysis.get("kind", ""), ""])
-        for ans in answers:
-            seat = room.seats.get(ans.token) or room.former.get(ans.token)
-            value = values.get(ans.move, {}).get("value", "")
-            w.writerow([*head, safe_cell(room.name_of(ans.token)) if names else "",
-                        safe_cell(seat.student_id if seat and names else ""), safe_cell(ans.move), ans.changes,
-                        f"{ans.at - poll.opened:.1f}", analysis.get("kind", ""), value])
+    for room in _rooms(rooms):
+        for poll in room.polls:
+            analysis = poll._analysis or {}
+            values = analysis.get("moves", {})
+            head = [room.code, poll.id, safe_cell(poll.source), poll.game.to_json(indent=None), poll.player,
+                    poll.state]
+            answers: list[Answer] = list(poll.answers.values())
+            if not answers:
+                w.writerow([*head, "", "", "", "", "", analysis.get("kind", ""), ""])
+            for ans in answers:
+                seat = room.seats.get(ans.token) or room.former.get(ans.token)
+                value = values.get(ans.move, {}).get("value", "")
+                w.writerow([*head, safe_cell(room.name_of(ans.token)) if names else "",
+                            safe_cell(seat.student_id if seat and names else ""), safe_cell(ans.move), ans.changes,
+                            f"{ans.at - poll.opened:.1f}", analysis.get("kind", ""), value])
     return out.getvalue()
 
 

@@ -115,7 +115,7 @@ def test_an_exercise_set_worked_on_two_devices_fills_the_teachers_table(browser,
         teacher.locator(".gw-ex-wrong", has_text="1").first.click()
         wait_hint(teacher, wrong, "1", root=".gw-exercises")
         lines = list(csv.reader(io.StringIO(download(teacher, "Download every answer").decode())))
-        assert sorted((r[1], r[5], r[7]) for r in lines[1:]) == sorted([("Ann", first.answers[0], "1"),
+        assert sorted((r[2], r[6], r[8]) for r in lines[1:]) == sorted([("Ann", first.answers[0], "1"),
                                                                        ("Bob", wrong, "0")])
         ann.locator(".gw-ex-next").click()
         ann.locator(".gw-ex-title", has_text="Exercise 2 of 2").wait_for()
