@@ -306,3 +306,34 @@ def test_any_registered_game_is_polled_and_its_answers_land_on_the_boards_target
     assert heat and sum(int(h["label"]) for h in heat.values()) == len(seats)
     assert set(heat) <= targets | set(moves)
     assert all(h["tone"] == "heat" for h in heat.values())
+
+
+def test_a_flooding_poll_page_is_cut_off_and_its_answer_stays_the_last_one_taken(db):
+    from gridwidgets.rooms.board import FLOOD_LIMIT
+
+    _, room, (ann, _, _) = seated(db)
+    poll = room.open_poll(room.teacher_token, gw.Gridlock())
+    board = poll_board(poll, room=room, token=ann.token)
+    moves = [str(m) for m in poll.game.legal_moves()]
+    for i in range(FLOOD_LIMIT * 5):
+        board._handle_msg({"content": {"data": {"method": "custom",
+                                                "content": {"type": "play", "move": moves[i % len(moves)]}}},
+                          "buffers": []})
+    taken = poll.answers[ann.token]
+    assert taken.changes < FLOOD_LIMIT and "too many messages" in board.state["message"]
+    with sqlite3.connect(db) as other:
+        assert other.execute("SELECT COUNT(*) FROM poll_answers").fetchone()[0] == taken.changes + 1
+
+
+def test_a_file_dropped_on_the_teachers_page_is_read_within_bounds():
+    import io as _io
+
+    from gridwidgets.rooms.activities import MAX_DROPPED, read_dropped
+
+    assert read_dropped({"size": 5, "file_obj": _io.BytesIO(b"hello")}) == "hello"
+    with pytest.raises(ValueError, match="more than"):
+        read_dropped({"size": MAX_DROPPED + 1, "file_obj": _io.BytesIO(b"")})
+    with pytest.raises(ValueError, match="more than"):  # a size that lies
+        read_dropped({"size": 1, "file_obj": _io.BytesIO(b"x" * (MAX_DROPPED + 10))})
+    with pytest.raises(ValueError, match="not text"):
+        read_dropped({"size": 2, "file_obj": _io.BytesIO(b"\xff\xfe")})

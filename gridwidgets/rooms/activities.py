@@ -24,7 +24,8 @@ from .model import Room, RoomError
 from .pageutil import safe_action as _safe
 from .polls import Poll
 
-__all__ = ["SOURCES", "AskClass", "ExercisePanel", "ExerciseSeat", "PollPanel", "PollSeat"]
+__all__ = ["MAX_DROPPED", "SOURCES", "AskClass", "ExercisePanel", "ExerciseSeat", "PollPanel", "PollSeat",
+           "read_dropped"]
 
 #: where the teacher's form takes a poll's position from
 SOURCES = {"game": "A game of this room", "exercise": "An exercise of the room's set",
@@ -42,6 +43,27 @@ CSS = """
 .gw-ex-table th:first-child, .gw-ex-table td:first-child { text-align: left; }
 .gw-rooms textarea { font-family: "DejaVu Sans Mono", monospace; font-size: 13px; }
 """
+
+
+#: the largest file the teacher's page reads (an exercise set's file is at most 5 MB: ``exercises.MAX_FILE``)
+MAX_DROPPED = 5_000_000
+
+
+def read_dropped(file: Any) -> str:
+    """The text of a file dropped on the teacher's page (Solara's ``FileInfo``), at most :data:`MAX_DROPPED` bytes.
+
+    Raises:
+        ValueError: a larger file, or one that is not UTF-8 text.
+    """
+    if int(file.get("size") or 0) > MAX_DROPPED:
+        raise ValueError(f"that file has more than {MAX_DROPPED:,} bytes: not a save file nor an exercise set")
+    data = file["file_obj"].read(MAX_DROPPED + 1)
+    if len(data) > MAX_DROPPED:
+        raise ValueError(f"that file has more than {MAX_DROPPED:,} bytes: not a save file nor an exercise set")
+    try:
+        return bytes(data).decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValueError("that file is not text (UTF-8): not a save file nor an exercise set") from None
 
 
 def _p(inner_html: str, cls: str = "") -> None:
@@ -147,6 +169,8 @@ def AskClass(room: Room, key: Callable[[], str], on_close: Callable[[], None]) -
                 solara.InputTextArea("Paste a save file (a game's Export, to_json()) or a position (position())",
                                      value=text,
                                      on_value=set_text, continuous_update=True, rows=4)
+            solara.FileDrop("…or drop a save file here (.json)",
+                            on_file=lambda f: _safe(lambda: set_text(read_dropped(f)), set_error)())
         with solara.Row(style={"gap": "12px"}):
             solara.Button("Put it on every screen", on_click=_safe(open_poll, set_error), color="primary",
                           classes=["gw-open-poll"])
@@ -294,6 +318,8 @@ def ExercisePanel(room: Room, key: Callable[[], str], version: Any) -> None:
             solara.Button("Give this set to the room", disabled=not text.strip(), outlined=True,
                           on_click=_safe(lambda: room.assign_exercises(key(), text), set_error),
                           classes=["gw-ex-give"])
+            solara.FileDrop("…or drop the set's file here (.json)",
+                            on_file=lambda f: _safe(lambda: room.assign_exercises(key(), read_dropped(f)), set_error)())
         else:
             _p(f"On the students' screens: <b>{escape(a.exercises.title or 'an exercise set')}</b>, "
                f"{len(a.exercises)} exercises.")
