@@ -258,8 +258,8 @@ def poll_position(source: Any, *, step: int | None = None) -> Game:
         source: a :class:`~gridwidgets.core.Game` (its current position, or
             the one after ``step`` steps of its history), an exercise (its
             ``start()``), a save file's text (``to_json``; any registered
-            game), or a position's text (``Game.position()``, e.g.
-            ``"gridlock 4x4 ..../.X../..../.... O"``).
+            game), or a position's text (``Game.position()``: the game's
+            id, then its fields).
         step: for a game or a save file, the step of its history (0 is the
             start); default its current position.
 

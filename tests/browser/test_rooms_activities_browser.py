@@ -22,6 +22,8 @@ pytestmark = [
 ]
 
 BOARD = '[data-game="gridlock"]'
+#: the lesson's poll: X to move, where B2 loses and C3 wins (analysis.solve)
+LESSON_POSITION = "gridlock 4x4 .X../...O/..../.... X"
 
 
 def hint_of(page, cell: str, root: str = "") -> str | None:
@@ -142,6 +144,9 @@ def test_the_lesson_pages_pass_axe_in_both_themes(browser, tmp_path, theme):
         phone = join(browser, server, code, "Eve", touch=True, viewport=(390, 844))
         teacher = teacher_page(browser, server)
         teacher.locator(".gw-ask-class").click()
+        teacher.locator(".gw-ask-source").click()
+        teacher.get_by_text("A save file or a position").click()
+        teacher.locator(".gw-ask-file textarea").fill(LESSON_POSITION)  # B2 loses, C3 wins
         teacher.locator(".gw-open-poll").click()
         for page in [*students, phone]:
             page.locator(".gw-poll-ask").wait_for()
@@ -157,6 +162,10 @@ def test_the_lesson_pages_pass_axe_in_both_themes(browser, tmp_path, theme):
         teacher.locator(".gw-reveal-poll").click()
         for page in (teacher, projector):
             page.locator(".gw-poll-table caption", has_text="Solved exactly").wait_for(timeout=30_000)
+        wait_hint(teacher, "B2", "3", root=".gw-poll")
+        tones = {cell: teacher.locator(f'.gw-poll {BOARD} .gw-hint[data-move="{cell}"]').get_attribute("data-tone")
+                 for cell in ("B2", "C3")}
+        assert tones == {"B2": "loss", "C3": "win"}  # the class's favourite loses; the solver's colours say so
         if theme == "dark":
             for page in (students[0], phone, teacher, projector):
                 page.wait_for_function("!!document.querySelector('.v-application.theme--dark')")
