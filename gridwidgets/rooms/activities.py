@@ -129,11 +129,10 @@ def AskClass(room: Room, key: Callable[[], str], on_close: Callable[[], None]) -
     def open_poll() -> None:
         if source == "game":
             rg = room.game(int(game_id))
-            with rg.game.lock:
-                g = rg.game.copy()
             at = None if step < 0 else step
             label = f"game {rg.id} ({' vs '.join(room.player_name(rg, p) for p in range(len(rg.players)))})"
-            room.open_poll(key(), g, step=at, label=label + (f", step {at}" if at is not None else ""))
+            # the poll copies the game (under its lock)
+            room.open_poll(key(), rg.game, step=at, label=label + (f", step {at}" if at is not None else ""))
         elif source == "exercise":
             a = room.assignments[-1]
             room.open_poll(key(), a.exercises[exercise], label=f"exercise {exercise + 1}")

@@ -18,7 +18,7 @@ from typing import Any
 
 from ..core.game import Game
 from .model import Assignment, Room
-from .polls import Answer
+from .polls import Answer, heat_overlay
 from .results import safe_cell
 
 __all__ = ["MARKS", "WrongAnswers", "exercise_csv", "exercise_order", "exercise_progress", "exercise_table",
@@ -53,11 +53,12 @@ def exercise_progress(a: Assignment) -> dict[str, dict[int, dict[str, Any]]]:
     return out
 
 
-def exercise_order(a: Assignment) -> list[int]:
+def exercise_order(a: Assignment, progress: dict[str, dict[int, dict[str, Any]]] | None = None) -> list[int]:
     """The exercise indices, hardest first: by the share of the students who
     tried it and solved it at the first try (lowest first), then by the wrong
-    answers (most first), then in the set's order. Exercises nobody tried come last."""
-    progress = exercise_progress(a)
+    answers (most first), then in the set's order. Exercises nobody tried come
+    last. ``progress``: :func:`exercise_progress` of ``a``, if computed already."""
+    progress = exercise_progress(a) if progress is None else progress
     stats = []
     for i in range(len(a.exercises)):
         cells = [p[i] for p in progress.values() if i in p]
@@ -81,7 +82,7 @@ def exercise_table(room: Room, a: Assignment | None = None) -> Any:
     if a is None:
         return pd.DataFrame()
     progress = exercise_progress(a)
-    order = exercise_order(a)
+    order = exercise_order(a, progress)
     tokens = list(dict.fromkeys([*room.seats, *progress]))
     rows = []
     for t in tokens:
@@ -119,9 +120,8 @@ def exercise_csv(rooms: Room | Sequence[Room]) -> str:
     for room in _rooms(rooms):
         for a in room.assignments:
             for r in a.answers:
-                seat = room.seats.get(r["token"]) or room.former.get(r["token"])
                 w.writerow([room.code, a.id, safe_cell(room.name_of(r["token"])),
-                            safe_cell(seat.student_id if seat else ""), r["exercise"] + 1,
+                            safe_cell(room.student_id_of(r["token"])), r["exercise"] + 1,
                             a.exercises[r["exercise"]].kind, safe_cell(r["move"]), r["step"], int(r["right"]),
                             int(r["first_try"]), int(r["solved"]), f"{r['seconds']:.3f}",
                             dt.datetime.fromtimestamp(r["at"], dt.timezone.utc).isoformat(timespec="seconds")])
@@ -148,10 +148,9 @@ def polls_csv(rooms: Room | Sequence[Room], *, names: bool = True) -> str:
             if not answers:
                 w.writerow([*head, "", "", "", "", "", analysis.get("kind", ""), ""])
             for ans in answers:
-                seat = room.seats.get(ans.token) or room.former.get(ans.token)
                 value = values.get(ans.move, {}).get("value", "")
                 w.writerow([*head, safe_cell(room.name_of(ans.token)) if names else "",
-                            safe_cell(seat.student_id if seat and names else ""), safe_cell(ans.move), ans.changes,
+                            safe_cell(room.student_id_of(ans.token)) if names else "", safe_cell(ans.move), ans.changes,
                             f"{ans.at - poll.opened:.1f}", analysis.get("kind", ""), value])
     return out.getvalue()
 
@@ -180,13 +179,9 @@ class WrongAnswers:
         return None
 
     def overlay(self) -> dict[str, Any]:
-        """The heat map as ``hint_data`` (as :meth:`Poll.overlay`)."""
-        top = max(self.counts_.values(), default=0)
+        """The heat map as ``hint_data`` (:func:`~gridwidgets.rooms.polls.heat_overlay`, as :meth:`Poll.overlay`)."""
         n = sum(self.counts_.values())
-        moves = {m: {"label": str(c), "value": 0.0, "share": c / top if top else 0.0, "best": c == top,
-                     "tone": "heat"} for m, c in self.counts_.items()}
-        return {"kind": "poll", "version": self.game.version, "status": "done",
-                "message": f"{n} wrong answer{'' if n == 1 else 's'}", "moves": moves}
+        return heat_overlay(self.game, self.counts_, f"{n} wrong answer{'' if n == 1 else 's'}")
 
 
 def wrong_answers(a: Assignment, index: int) -> WrongAnswers:

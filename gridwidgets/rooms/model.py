@@ -485,6 +485,11 @@ class Room:
         seat = self.seats.get(token) or self.former.get(token)
         return seat.name if seat is not None else "?"
 
+    def student_id_of(self, token: str) -> str:
+        """The student id a seat token gave at join (a removed seat's too), or ``""``."""
+        seat = self.seats.get(token) or self.former.get(token)
+        return seat.student_id if seat is not None else ""
+
     def player_name(self, rg: RoomGame, p: int) -> str:
         """Who plays player ``p`` of ``rg``: the student's name, with ``(agent)``
         once the teacher handed the seat to the agent."""

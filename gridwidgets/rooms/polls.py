@@ -31,13 +31,14 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.errors import IllegalMoveError, shorten
 from ..core.game import Game
 
-__all__ = ["MAX_POLLS", "POLL_STATES", "REVEAL_SECONDS", "Answer", "Poll", "analyse", "poll_position"]
+__all__ = ["MAX_POLLS", "POLL_STATES", "REVEAL_SECONDS", "Answer", "Poll", "analyse", "heat_overlay", "poll_position"]
 
 #: the states of a poll, in order
 POLL_STATES = ("open", "closed", "revealed", "ended")
@@ -140,27 +141,17 @@ class Poll:
         analysis values is drawn, coloured by its value for :attr:`player`
         (the unchosen ones unlabelled); at a simultaneous node (an
         equilibrium mix, no verdict on a move) the colour stays the heat's."""
-        counts = self.counts()
-        top = max(counts.values(), default=0)
         shown = self.state == "revealed" if revealed is None else revealed
+        analysis = self._analysis if shown else None
         values: dict[str, float] = {}
-        if shown and self._analysis is not None:
-            values = {m: float(v["value"]) for m, v in self._analysis.get("moves", {}).items()}
-            if self._analysis.get("mix"):  # a mix is no verdict on a move: its moves keep the heat colour
-                values = dict.fromkeys(values, 0.0)
-        moves: dict[str, dict[str, Any]] = {}
-        for move in dict.fromkeys([*counts, *values]):
-            n = counts.get(move, 0)
-            entry: dict[str, Any] = {"label": str(n) if n else "", "value": values.get(move, 0.0),
-                                     "share": n / top if top else 0.0, "best": bool(top) and n == top}
-            if move not in values or (self._analysis or {}).get("mix"):
-                entry["tone"] = "heat"
-            moves[move] = entry
+        if analysis is not None:
+            values = {m: float(v["value"]) for m, v in analysis.get("moves", {}).items()}
         n = len(self.answers)
-        message = f"{n} answer{'' if n == 1 else 's'}"
-        if shown and self._analysis is not None:
-            message += f". {self._analysis['message']}"
-        return {"kind": "poll", "version": self.game.version, "status": "done", "message": message, "moves": moves}
+        message = f"{n} answer{'' if n == 1 else 's'}" + (f". {analysis['message']}" if analysis is not None else "")
+        # a mix is no verdict on a move: its moves keep the heat colour
+        mix = analysis is not None and bool(analysis.get("mix"))
+        return heat_overlay(self.game, self.counts(), message, dict.fromkeys(values, 0.0) if mix else values,
+                            coloured=not mix)
 
     def table(self, names: dict[str, str] | None = None) -> list[dict[str, Any]]:
         """One row per move answered or valued: ``move``, ``answers`` (count),
@@ -190,6 +181,27 @@ class Poll:
             rows.append(row)
         rows.sort(key=lambda r: (-r["answers"], -r.get("value", r.get("mix", 0.0)), r["move"]))
         return rows
+
+
+def heat_overlay(game: Game, counts: Mapping[str, int], message: str, values: Mapping[str, float] | None = None,
+                 *, coloured: bool = True) -> dict[str, Any]:
+    """Counts of moves as a board's hint overlay (the widget's ``hint_data``,
+    kind ``"poll"``): each move of ``counts`` or ``values`` labelled with its
+    count (``""`` for none), ``share`` the count over the largest, ``best``
+    the most chosen; a move of ``values`` (an analysis's -1..1) is coloured
+    by its value when ``coloured``, every other one in the heat colour
+    (``"tone": "heat"``)."""
+    values = values or {}
+    top = max(counts.values(), default=0)
+    moves: dict[str, dict[str, Any]] = {}
+    for move in dict.fromkeys([*counts, *values]):
+        n = counts.get(move, 0)
+        entry: dict[str, Any] = {"label": str(n) if n else "", "value": float(values.get(move, 0.0)),
+                                 "share": n / top if top else 0.0, "best": bool(top) and n == top}
+        if move not in values or not coloured:
+            entry["tone"] = "heat"
+        moves[move] = entry
+    return {"kind": "poll", "version": game.version, "status": "done", "message": message, "moves": moves}
 
 
 def analyse(game: Game, player: int, budget: float = REVEAL_SECONDS) -> dict[str, Any]:
