@@ -58,7 +58,7 @@ __all__ = [  # noqa: F405  (the widgets load lazily, by __getattr__)
 #: names served by the widgets subpackage, which imports anywidget/ipywidgets:
 #: loaded only when asked for, so the engines import in a plain Python process fast
 _WIDGETS = ("Boards", "GameWidget", "side_by_side")
-_SUBMODULES = ("analysis", "classroom", "cli", "exercises", "teach", "testing", "widgets")
+_SUBMODULES = ("analysis", "classroom", "cli", "exercises", "lab", "teach", "testing", "widgets")
 
 
 def __getattr__(name: str) -> Any:

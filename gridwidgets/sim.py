@@ -114,8 +114,14 @@ class RandomGames:
 
     def play(self, seed: int) -> Game:
         """The finished random game of ``seed`` (from a copy of :attr:`start` if given)."""
+        from .core.game import Game
+        from .core.hooks import fast_path_applies
+
         g = self.start.copy() if self.start is not None else self.cls.new_for_seed(self.options, seed)
-        g._rollout(random.Random(seed))
+        if fast_path_applies(type(g), "_rollout"):
+            g._rollout(random.Random(seed))
+        else:  # a variant of an engine with a rollout of its own: its rules, move by move
+            Game._rollout(g, random.Random(seed))
         return g
 
     def row(self, game: Game, seed: int) -> dict[str, Any]:

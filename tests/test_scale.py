@@ -54,6 +54,16 @@ def test_tournament_on_dask_is_the_same_as_one_process(dask_client):
     assert out.records == ref.records
 
 
+def test_the_lab_on_dask_gives_the_same_table_as_one_process(dask_client):
+    from gridwidgets import lab
+
+    kw = dict(games=300, trace_games=40, seed=8, progress=False, check=0, solve_seconds=0, size=8, players=[2, 4])
+    ref = lab.measure(gw.GridMaster4, n_jobs=1, **kw)
+    with joblib.parallel_config(backend="dask"):
+        out = lab.measure(gw.GridMaster4, n_jobs=None, **kw)
+    assert out.equals(ref) and out.attrs["records"].equals(ref.attrs["records"])
+
+
 def test_sprt_decision_does_not_depend_on_the_backend(dask_client):
     kw = dict(names=("greedy", "random"), seed=4, progress=False, rows=4, cols=4, max_games=400)
     ref = sprt(gw.Gridlock, GreedyAgent(), RandomAgent(), **kw)
@@ -116,6 +126,12 @@ def test_simulate_and_tournament_on_ray_are_the_same_as_one_process(ray_backend,
     assert out.equals(ref)
     assert streamed.read().equals(ref)
     assert res.records == tournament(gw.Gridlock, AGENTS, games=24, seed=2, progress=False, rows=4, cols=4).records
+    from gridwidgets import lab
+
+    kw = dict(games=200, trace_games=30, seed=7, progress=False, check=0, solve_seconds=0, rows=[3, 4], cols=4)
+    with joblib.parallel_config(backend="ray"):
+        on_ray = lab.measure(gw.Gridlock, n_jobs=-1, **kw)
+    assert on_ray.equals(lab.measure(gw.Gridlock, n_jobs=1, **kw))
 
 
 # -- Parquet streaming and resume ----------------------------------------------------------

@@ -36,6 +36,7 @@ from typing import Any
 
 from ..core.game import Game
 from ..core.gametype import why_unsolvable
+from ..core.hooks import fast_path_applies
 
 __all__ = ["Budget", "Solution", "SolveBudgetExceeded", "shrink_table", "solve"]
 
@@ -245,7 +246,8 @@ def solve(
         game: a position of a two-player, sequential, perfect-information,
             zero-sum (or constant-sum) game (its ``game_type`` says so). It
             is not changed. A game with an ``exact_solver`` hook is solved
-            by it; others by the generic search of this module.
+            by it; others, and subclasses that change rules without declaring
+            a solver of their own, by the generic search of this module.
         time_limit: seconds of wall time before giving up.
         max_nodes: positions searched before giving up.
         progress: show a tqdm progress bar (one step per root move) when the
@@ -279,7 +281,7 @@ def solve(
             f"solve() handles two-player, sequential, perfect-information, zero-sum positions; "
             f"{gt.long_name} {why}: use an agent (MCTSAgent) instead"
         )
-    solver = cls.exact_solver
+    solver = cls.exact_solver if fast_path_applies(cls, "exact_solver") else None  # a variant: generic search
     token = _STOP.set(stop)  # read by the budget, so a game's own solver stops too
     try:
         if solver is not None:

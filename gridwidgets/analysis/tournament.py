@@ -184,7 +184,7 @@ def make_game(factory: Any, options: dict[str, Any], seed: int) -> Game:
     return game
 
 
-def _fresh_agent(spec: Any, seed: int) -> Any:
+def fresh_agent(spec: Any, seed: int) -> Any:
     """The agent for one seat of one game, seeded with ``seed`` (see :func:`tournament`)."""
     if isinstance(spec, type) or not callable(getattr(spec, "choose", None)):
         return spec(seed)  # a class or a function of the seed
@@ -202,7 +202,7 @@ def _play_one(factory: Any, options: dict[str, Any], specs: Sequence[Any], names
               job: tuple[int, tuple[int, ...], int, tuple[int, ...]]) -> dict[str, Any]:
     index, seats, game_seed, agent_seeds = job
     game = make_game(factory, options, game_seed)
-    players = [_fresh_agent(specs[a], s) for a, s in zip(seats, agent_seeds, strict=True)]
+    players = [fresh_agent(specs[a], s) for a, s in zip(seats, agent_seeds, strict=True)]
     gt = getattr(type(game), "game_type", None)
     hidden = gt is not None and gt.information is Information.IMPERFECT  # agents get a view
     while not game.is_over:

@@ -24,7 +24,27 @@ from .notation import Cell
 if TYPE_CHECKING:  # pragma: no cover
     from .game import Game
 
-__all__ = ["KnowledgeHooks", "PictureHooks", "TerminalHooks", "ViewHooks"]
+__all__ = ["KnowledgeHooks", "PictureHooks", "TerminalHooks", "ViewHooks", "fast_path_applies"]
+
+
+def fast_path_applies(cls: type, name: str) -> bool:
+    """True when the fast path ``name`` a game brings (``compiled_module``,
+    ``exact_solver``, an engine's own ``_rollout``) was written for ``cls``
+    itself: the class, or a mixin of it that is not a game, supplies it.
+
+    Such paths replicate one engine's rules outside its ``legal_moves`` and
+    ``play``. A subclass that changes a rule (a variant defined in a notebook
+    cell) inherits them but not their rules, so it gets the generic paths,
+    which call its own methods, unless it declares ``name`` again itself.
+    """
+    from .game import Game
+
+    for k in cls.__mro__:
+        if k is not cls and issubclass(k, Game):
+            return False
+        if name in vars(k):
+            return True
+    return False
 
 
 class KnowledgeHooks:

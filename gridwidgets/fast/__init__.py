@@ -86,12 +86,18 @@ def kernel(game: Game, *, force: bool = False) -> ModuleType | None:
     (no kernel for this game or these options, numba missing, or turned off).
 
     Args:
-        game: a game (its class names the module, its options decide support).
+        game: a game (its class names the module, its options decide support;
+            a subclass that does not name the module itself gets none, see
+            :func:`~gridwidgets.core.hooks.fast_path_applies`).
         force: return the kernel even when turned off by :func:`set_enabled`
             (tests comparing both paths); numba is still needed.
     """
+    from ..core.hooks import fast_path_applies
+
     name = getattr(type(game), "compiled_module", None)
     if not name or not (force or _enabled) or not available():
+        return None
+    if not fast_path_applies(type(game), "compiled_module"):  # a variant: its own rules, in Python
         return None
     mod = _kernels.get(name)
     if mod is None:
