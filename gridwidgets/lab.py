@@ -102,8 +102,8 @@ from .sim import game_seeds, run_chunks
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-__all__ = ["MAX_VARIANTS", "RATES", "durations", "heatmap", "measure", "measures", "seat_bars",
-           "skill_curve", "skill_trace", "typical_game", "variants"]
+__all__ = ["MAX_VARIANTS", "MEANS", "RATES", "RECORD_COLUMNS", "durations", "heatmap", "measure", "measures",
+           "play_traced", "seat_bars", "skill_curve", "skill_trace", "typical_game", "variants"]
 
 #: the most variants one grid may hold
 MAX_VARIANTS = 10_000
@@ -122,7 +122,8 @@ _FORMAT = 1
 # ----------------------------------------------------------------------
 def variants(**grid: Any) -> list[dict[str, Any]]:
     """The variants of a grid of options: the product of the values given as
-    lists, tuples or ranges, the other values fixed, in the order given
+    lists or ranges, the other values fixed (a tuple is one value, e.g. a
+    table of cards ``("L", "T")``), in the order given
     (``variants(rows=[3, 4], cols=[3, 4])`` is four dicts, ``cols``
     changing fastest).
 
@@ -134,7 +135,7 @@ def variants(**grid: Any) -> list[dict[str, Any]]:
     total = 1
     for name in names:
         value = grid[name]
-        values = list(value) if isinstance(value, (list, tuple, range)) else [value]
+        values = list(value) if isinstance(value, (list, range)) else [value]
         if not values:
             raise ValueError(f"option {name[:40]!r} has no values to try")
         total *= len(values)
@@ -459,7 +460,8 @@ def skill_trace(game: type[Game] | str, budgets: Sequence[int] = (8, 16, 32, 64)
             ``MCTSAgent(simulations=budget, seed=seed)``); picklable for
             ``n_jobs != 1``.
         seed: the root seed; the same seed gives the same table for any ``n_jobs``.
-        n_jobs, progress: as for :func:`measure`.
+        n_jobs: processes, as for :func:`measure`.
+        progress: a tqdm progress bar over the games.
         max_moves: a cap on each game's moves (a game cut there scores 0).
         **grid: the options, lists for a grid (as :func:`measure`).
 
@@ -585,7 +587,7 @@ def measure(
             measured (``variant-<k>.parquet``, one row per game, with the
             solver's verdict), and a run cut short resumes: variants on disk
             are read back, not played again.
-        **grid: the game's options; a list, tuple or range gives a grid.
+        **grid: the game's options; a list or range gives a grid (a tuple is one value).
 
     Returns:
         A ``pandas.DataFrame``, one row per variant: the options, then the
@@ -795,8 +797,9 @@ def heatmap(table: pd.DataFrame, measure: str = "advantage", x: str = "cols", y:
     for (i, j), v in np.ndenumerate(grid):
         if np.isfinite(v):
             label = f"{v:.2f}" + (f"\n{verdicts[(i, j)]}" if (i, j) in verdicts else "")
-            ax.text(j, i, label, ha="center", va="center", fontsize=8,
-                    color="white" if abs(im.norm(v) - 0.5) > 0.3 else "black")
+            r, g, b, _ = im.cmap(im.norm(v))
+            dark = 0.2126 * r + 0.7152 * g + 0.0722 * b < 0.45  # the cell's luminance: white text on dark cells
+            ax.text(j, i, label, ha="center", va="center", fontsize=8, color="white" if dark else "black")
     ax.set_xticks(range(len(xs)), [str(v) for v in xs])
     ax.set_yticks(range(len(ys)), [str(v) for v in ys])
     ax.set_xlabel(x)

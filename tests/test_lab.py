@@ -236,6 +236,8 @@ def test_bad_arguments_are_refused_clearly():
     with pytest.raises(ValueError, match="budgets must be"):
         lab.skill_trace(gw.Gridlock, [8, 8], progress=False)
     assert lab.variants(rows=[2, 3], cols=4) == [{"rows": 2, "cols": 4}, {"rows": 3, "cols": 4}]
+    assert lab.variants(x_table=[("I", "L"), ("L", "T")], walls=("A1|B1",)) == [
+        {"x_table": ("I", "L"), "walls": ("A1|B1",)}, {"x_table": ("L", "T"), "walls": ("A1|B1",)}]
 
 
 # -- the skill trace --------------------------------------------------------------------------

@@ -72,7 +72,9 @@ def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, fl
     denom = 1.0 + z2 / n
     centre = (p + z2 / (2 * n)) / denom
     half = z * math.sqrt(max(p * (1 - p) / n + z2 / (4 * n * n), 0.0)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    low = 0.0 if successes <= 0 else max(0.0, centre - half)  # exactly 0 and 1 at the ends, not rounding noise
+    high = 1.0 if successes >= n else min(1.0, centre + half)
+    return (low, high)
 
 
 def elo_ratings(
