@@ -90,20 +90,18 @@ import time
 import zlib
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from .analysis.tournament import Z95, check_picklable, fresh_agent, wilson_interval
 from .core.game import Game
 from .core.gametype import Information, why_unsolvable
 from .sim import game_seeds, run_chunks
 
-if TYPE_CHECKING:  # pragma: no cover
-    import pandas as pd
-
-__all__ = ["MAX_VARIANTS", "MEANS", "RATES", "RECORD_COLUMNS", "durations", "heatmap", "measure", "measures",
-           "play_traced", "seat_bars", "skill_curve", "skill_trace", "typical_game", "variants"]
+__all__ = ["MAX_VARIANTS", "MEANS", "RATES", "RECORD_COLUMNS", "SharedFrame", "durations", "heatmap", "measure",
+           "measures", "play_traced", "seat_bars", "skill_curve", "skill_trace", "typical_game", "variants"]
 
 #: the most variants one grid may hold
 MAX_VARIANTS = 10_000
@@ -115,6 +113,20 @@ MEANS = ("duration_moves", "branching_factor", "decision_moves", "board_coverage
 RECORD_COLUMNS = ("game", "seed", "winners", "length", "timeout", "branching_factor", "decision_moves",
                   "board_coverage", "lead_change", "moves")
 _FORMAT = 1
+
+
+class SharedFrame(pd.DataFrame):
+    """A table that pandas shares instead of copying when it copies a table's
+    ``attrs`` (it deep-copies them on every operation on the table): the
+    games of a run, which can be millions, ride along with :func:`measure`'s
+    table at no cost. What is computed from it is a plain ``DataFrame``."""
+
+    @property
+    def _constructor(self) -> type[pd.DataFrame]:
+        return pd.DataFrame
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> SharedFrame:
+        return self
 
 
 # ----------------------------------------------------------------------
@@ -282,8 +294,6 @@ def _compiled(probe: Game, agent: Any, max_moves: int | None) -> bool:
 def _play_variant(cls: type[Game], options: dict[str, Any], probe: Game, games: int, vseed: int, agent: Any,
                   trace_games: int, max_moves: int | None, n_jobs: int | None) -> pd.DataFrame:
     """The records of one variant's games (:data:`RECORD_COLUMNS`), game order."""
-    import pandas as pd
-
     from .sim import simulate
 
     seeds = game_seeds(games, vseed)
@@ -342,8 +352,6 @@ def measures(records: pd.DataFrame | Sequence[Mapping[str, Any]], n_players: int
         ``lead_change``, ``traced_games``; rates and means with ``_low`` and
         ``_high`` (95%). NaN where no game gives the measure.
     """
-    import pandas as pd
-
     frame = pd.DataFrame(list(records)) if not isinstance(records, pd.DataFrame) else records
     n = len(frame)
     winners = [tuple(w) for w in frame["winners"]] if n else []
@@ -474,8 +482,6 @@ def skill_trace(game: type[Game] | str, budgets: Sequence[int] = (8, 16, 32, 64)
     Raises:
         ValueError: fewer than two budgets, budgets not increasing, ``games < 1``.
     """
-    import pandas as pd
-
     cls = _game_class(game)
     b = [int(x) for x in budgets]
     if len(b) < 2 or any(y <= x for x, y in itertools.pairwise(b)) or b[0] < 1:
@@ -605,8 +611,6 @@ def measure(
             fails ``check_game`` (naming what failed); a folder holding another run.
         TypeError: not a game class; with ``n_jobs != 1``, an agent that cannot be pickled.
     """
-    import pandas as pd
-
     cls = _game_class(game)
     if not isinstance(games, int) or isinstance(games, bool) or games < 1:
         raise ValueError(f"games must be a positive int, got {games!r}")
@@ -663,8 +667,8 @@ def measure(
                           "games": games, "seed": seed, "agent": "random" if agent is None else repr(agent)[:80],
                           "trace_games": trace_games, "max_moves": max_moves, "solve_seconds": solve_seconds,
                           "class": cls}
-    table.attrs["records"] = pd.concat(records, ignore_index=True)
-    table.attrs["skill_trace"] = trace
+    table.attrs["records"] = SharedFrame(pd.concat(records, ignore_index=True))
+    table.attrs["skill_trace"] = None if trace is None else SharedFrame(trace)
     return table
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+import pickle
 
 import matplotlib
 import numpy as np
@@ -75,7 +76,7 @@ def test_gl3_gl4_a_1x3_board_measured_game_by_game_as_by_hand():
 
 
 def test_a_1x2_board_is_a_first_player_win_every_time_and_the_solver_agrees():
-    t = lab.measure(gw.Gridlock, 50, rows=1, cols=2, progress=False)
+    t = lab.measure("gridlock", 50, rows=1, cols=2, progress=False)  # a class or its registry name
     row = t.iloc[0]
     assert (row["advantage"], row["win_p2"], row["balance"], row["duration_moves"]) == (1.0, 0.0, 0.0, 1.0)
     assert (row["branching_factor"], row["decision_moves"], row["board_coverage"]) == (2.0, 1.0, 0.5)
@@ -217,6 +218,21 @@ def test_a_subclass_is_measured_on_its_own_rules_never_the_parents_fast_paths():
     assert list(diag["length"]) != list(plain["length"])  # simulate too plays the variant's rules
 
 
+def test_a_subclass_of_an_engine_with_its_own_rollout_plays_the_generic_rollout_with_the_same_games():
+    """GridMaster4 brings its own rollout and kernel; a subclass changing nothing
+    gets neither, and the generic rollout (every move through ``play()``) gives
+    the very games the compiled kernel plays."""
+
+    class Plain(gw.GridMaster4):
+        pass
+
+    assert fast_path_applies(gw.GridMaster4, "_rollout") and not fast_path_applies(Plain, "_rollout")
+    assert fast.kernel(Plain(size=8)) is None
+    ref = simulate(gw.GridMaster4, 40, seed=3, progress=False, size=8, tiles=20)
+    sub = simulate(Plain, 40, seed=3, progress=False, size=8, tiles=20)
+    assert list(sub["winners"]) == list(ref["winners"]) and list(sub["length"]) == list(ref["length"])
+
+
 def test_a_variant_that_fails_check_game_is_refused_saying_what_failed():
     with pytest.raises(ValueError, match=r"LegalEverywhere\(rows=3, cols=3\) fails check_game.*legal_moves"):
         lab.measure(LegalEverywhere, 10, rows=3, cols=3, progress=False)
@@ -293,6 +309,10 @@ def test_a_typical_game_replays_on_the_live_board():
         assert g.winners == games["winners"].value_counts().index[0]  # the most common outcome
         assert g.options()["players"] == [2, 4][row]
         assert g.widget().game is g
+    sub = t[["players", "advantage"]]  # pandas copies attrs on every operation: the games are shared, not copied
+    assert sub.attrs["records"] is t.attrs["records"] and lab.typical_game(t.copy(), 1).winners
+    back = pickle.loads(pickle.dumps(t))
+    assert back.attrs["records"].equals(t.attrs["records"]) and type(back.attrs["records"][["game"]]) is pd.DataFrame
     with pytest.raises(IndexError):
         lab.typical_game(t, 2)
     with pytest.raises(ValueError, match="made by measure"):
