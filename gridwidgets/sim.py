@@ -29,11 +29,86 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
+# O'Neill's seed_seq hash as numpy's SeedSequence runs it (numpy/random/bit_generator.pyx)
+_INIT_A, _MULT_A = 0x43B0D7E5, 0x931E8875
+_INIT_B, _MULT_B = 0x8B51F9DD, 0x58F38DED
+_MIX_L, _MIX_R = 0xCA01F9DD, 0x4973F715
+_MASK32 = 0xFFFFFFFF
+_POOL = 4
+
+
 def game_seeds(n: int, seed: int | None) -> list[int]:
-    """``n`` independent seeds spawned from ``seed`` (``numpy.random.SeedSequence``);
-    ``seed=None`` draws fresh entropy."""
-    children = np.random.SeedSequence(seed).spawn(n)
-    return [int(c.generate_state(1)[0]) for c in children]
+    """``n`` independent seeds spawned from ``seed``: child ``i`` of
+    ``numpy.random.SeedSequence(seed).spawn(n)``, its ``generate_state(1)[0]``;
+    ``seed=None`` draws fresh entropy.
+
+    An int ``seed`` (and ``None``) takes :func:`_spawned_words`, numpy's
+    computation vectorised over the children; any other entropy numpy
+    accepts (a sequence of ints) spawns the children one by one.
+    """
+    root = np.random.SeedSequence(seed)
+    if isinstance(root.entropy, (int, np.integer)):
+        return _spawned_words(int(root.entropy), n).tolist()
+    return [int(c.generate_state(1)[0]) for c in root.spawn(n)]
+
+
+def _spawned_words(entropy: int, n: int) -> np.ndarray:
+    """``SeedSequence(entropy, spawn_key=(i,)).generate_state(1)[0]`` for
+    ``i`` in ``0 .. n - 1`` (what ``spawn(n)`` gives), as ``uint32``.
+
+    numpy's ``SeedSequence`` (``numpy/random/bit_generator.pyx``, after
+    M. E. O'Neill's ``seed_seq`` replacement, "Developing a seed_seq
+    Alternative", pcg-random.org, 2015) hashes the entropy's 32-bit words,
+    zero-padded to the pool size when there is a spawn key, then the spawn
+    key's word ``i``. The multiplier of the hash moves on by a fixed step per
+    word whatever the words are, so everything before ``i`` is the same for
+    every child and is computed once here, in Python ints; only the last
+    word's mix into the first pool word, and the one output word, are
+    computed per child, on ``uint32`` arrays (wrapping as the C code does).
+    """
+    if n > 1 << 32:
+        raise ValueError(f"at most 2**32 games per seed, got {n}")
+    words = []
+    rest = entropy
+    while True:
+        words.append(rest & _MASK32)
+        rest >>= 32
+        if not rest:
+            break
+    words += [0] * (_POOL - len(words))
+    hash_const = _INIT_A
+
+    def hashmix(value: int) -> int:
+        nonlocal hash_const
+        value ^= hash_const
+        hash_const = hash_const * _MULT_A & _MASK32
+        value = value * hash_const & _MASK32
+        return value ^ value >> 16
+
+    def mix(x: int, y: int) -> int:
+        r = (_MIX_L * x - _MIX_R * y) & _MASK32
+        return r ^ r >> 16
+
+    pool = [hashmix(w) for w in words[:_POOL]]
+    for src in range(_POOL):
+        for dst in range(_POOL):
+            if src != dst:
+                pool[dst] = mix(pool[dst], hashmix(pool[src]))
+    for w in words[_POOL:]:
+        for dst in range(_POOL):
+            pool[dst] = mix(pool[dst], hashmix(w))
+    # the spawn key's word i, hashed and mixed into pool[0] (the other pool words are not read)
+    mult = hash_const * _MULT_A & _MASK32
+    x = np.arange(n, dtype=np.uint32) ^ np.uint32(hash_const)
+    x *= np.uint32(mult)
+    x ^= x >> np.uint32(16)
+    x = np.uint32(_MIX_L * pool[0] & _MASK32) - np.uint32(_MIX_R) * x
+    x ^= x >> np.uint32(16)
+    # generate_state(1): the first pool word, hashed once more
+    x ^= np.uint32(_INIT_B)
+    x *= np.uint32(_INIT_B * _MULT_B & _MASK32)
+    x ^= x >> np.uint32(16)
+    return x
 
 
 def run_chunks(
