@@ -164,10 +164,10 @@ def max_moves(game: Any) -> int:
     return MAX_MOVES
 
 
-def extra_row(game: Any, row: list[int]) -> dict[str, Any]:
-    out: dict[str, Any] = {"turns": int(row[0]), "stalled": bool(row[1])}
+def extra_columns(game: Any, extra: np.ndarray) -> dict[str, np.ndarray]:
+    out = {"turns": extra[:, 0].copy(), "stalled": extra[:, 1] != 0}
     for p, name in enumerate(game.players):
-        out[f"spaces_{name}"] = int(row[2 + p])
+        out[f"spaces_{name}"] = extra[:, 2 + p].copy()
     return out
 
 

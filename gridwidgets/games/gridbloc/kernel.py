@@ -109,7 +109,7 @@ def max_moves(game: Any) -> int:
     return len(game._edge_tiles) + 9
 
 
-def extra_row(game: Any, row: list[int]) -> dict[str, Any]:
+def extra_columns(game: Any, extra: np.ndarray) -> dict[str, np.ndarray]:
     return {}
 
 

@@ -39,7 +39,7 @@ def max_moves(game: Any) -> int:
     return game.rows * game.cols
 
 
-def extra_row(game: Any, row: list[int]) -> dict[str, Any]:
+def extra_columns(game: Any, extra: np.ndarray) -> dict[str, np.ndarray]:
     return {}
 
 

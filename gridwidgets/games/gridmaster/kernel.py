@@ -82,10 +82,10 @@ def max_moves(game: Any) -> int:
     return game.size * game.size
 
 
-def extra_row(game: Any, row: list[int]) -> dict[str, Any]:
-    out: dict[str, Any] = {"last_tile": bool(row[0])}
+def extra_columns(game: Any, extra: np.ndarray) -> dict[str, np.ndarray]:
+    out = {"last_tile": extra[:, 0] != 0}
     for q, name in enumerate(game.players):
-        out[f"blocked_{name}"] = bool(row[1 + q])
+        out[f"blocked_{name}"] = extra[:, 1 + q] != 0
     return out
 
 
