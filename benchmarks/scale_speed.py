@@ -7,11 +7,14 @@ Run from the repository root, with the venv::
 Figures, each with its reference measured in the same run:
 
 (a) GridMaster4 20x20 (4 players, 100 tiles) random games/s through
-    ``simulate`` (compiled, numba) against a naive pure-Python reference
-    engine written here from the rules (GM-1..GM-8: the board as a list of
-    lists, every legal cell found by scanning the board), and against
-    ``simulate`` on the Python engines (``gridwidgets.fast.set_enabled(False)``).
-    Goal: at least 100x the naive reference.
+    ``simulate`` (compiled, numba, one process) against the same call as it
+    ran before issue 29's speed work (``simulate_before.py``: the old seeds,
+    kernel and rows; checked to give the same table; goal at least 1.4x),
+    against a naive pure-Python reference engine written here from the
+    rules (GM-1..GM-8: the board as a list of lists, every legal cell found
+    by scanning the board), and against ``simulate`` on the Python engines
+    (``gridwidgets.fast.set_enabled(False)``). Goal: at least 100x the naive
+    reference.
 (b) MCTS simulations/s (``MCTSAgent(simulations=N, seed=0).choose()`` from
     the opening): Gridlock 4x4 (goal 100,000/s) and GridMaster4 20x20
     (goal 10,000/s), compiled and in Python.
@@ -34,6 +37,8 @@ import argparse
 import os
 import random
 import time
+
+from simulate_before import simulate_before
 
 import gridwidgets as gw
 from gridwidgets import fast
@@ -116,6 +121,18 @@ def best_of(fn, repeat: int) -> float:
     return min(times)
 
 
+def best_of_each(fns: list, repeat: int) -> list[float]:
+    """The best time of each function, their runs taken in turn (a slow spell
+    of the machine falls on all of them alike)."""
+    times: list[list[float]] = [[] for _ in fns]
+    for _ in range(repeat):
+        for fn, out in zip(fns, times, strict=True):
+            t = time.perf_counter()
+            fn()
+            out.append(time.perf_counter() - t)
+    return [min(t) for t in times]
+
+
 def mcts_rate(game: gw.Game, sims: int, repeat: int) -> float:
     agent = MCTSAgent(simulations=sims, seed=0)
     return sims / best_of(lambda: agent.choose(game), repeat)
@@ -133,8 +150,12 @@ def main() -> None:
 
     # (a) random games
     simulate(gw.GridMaster4, 20, seed=0, progress=False)  # compile / load the kernels
-    t = best_of(lambda: simulate(gw.GridMaster4, args.games, seed=1, progress=False), args.repeat)
-    compiled = args.games / t
+    simulate_before(20, seed=0)
+    if not simulate(gw.GridMaster4, args.games, seed=1, progress=False).equals(simulate_before(args.games, seed=1)):
+        raise SystemExit("simulate and simulate_before give different tables")
+    t, t_before = best_of_each([lambda: simulate(gw.GridMaster4, args.games, seed=1, progress=False),
+                                lambda: simulate_before(args.games, seed=1)], args.repeat)
+    compiled, before = args.games / t, args.games / t_before
     fast.set_enabled(False)
     n_py = max(200, args.games // 20)
     python = n_py / best_of(lambda: simulate(gw.GridMaster4, n_py, seed=1, progress=False), 1)
@@ -144,6 +165,7 @@ def main() -> None:
     naive = n_naive / best_of(lambda: [naive_game(rng) for _ in range(n_naive)], 1)
     print("(a) GridMaster4 20x20, 4 players, random games/s (one process):")
     print(f"    simulate, compiled   {compiled:10,.0f}   ({compiled / naive:,.0f}x the naive reference; goal 100x)")
+    print(f"    the same, before     {before:10,.0f}   (today {compiled / before:.2f}x that; goal 1.4x; same table)")
     print(f"    simulate, Python     {python:10,.0f}   ({python / naive:,.1f}x)")
     print(f"    naive reference      {naive:10,.1f}")
 

@@ -29,11 +29,86 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
+# O'Neill's seed_seq hash as numpy's SeedSequence runs it (numpy/random/bit_generator.pyx)
+_INIT_A, _MULT_A = 0x43B0D7E5, 0x931E8875
+_INIT_B, _MULT_B = 0x8B51F9DD, 0x58F38DED
+_MIX_L, _MIX_R = 0xCA01F9DD, 0x4973F715
+_MASK32 = 0xFFFFFFFF
+_POOL = 4
+
+
 def game_seeds(n: int, seed: int | None) -> list[int]:
-    """``n`` independent seeds spawned from ``seed`` (``numpy.random.SeedSequence``);
-    ``seed=None`` draws fresh entropy."""
-    children = np.random.SeedSequence(seed).spawn(n)
-    return [int(c.generate_state(1)[0]) for c in children]
+    """``n`` independent seeds spawned from ``seed``: child ``i`` of
+    ``numpy.random.SeedSequence(seed).spawn(n)``, its ``generate_state(1)[0]``;
+    ``seed=None`` draws fresh entropy.
+
+    An int ``seed`` (and ``None``) takes :func:`_spawned_words`, numpy's
+    computation vectorised over the children; any other entropy numpy
+    accepts (a sequence of ints) spawns the children one by one.
+    """
+    root = np.random.SeedSequence(seed)
+    if isinstance(root.entropy, (int, np.integer)):
+        return _spawned_words(int(root.entropy), n).tolist()
+    return [int(c.generate_state(1)[0]) for c in root.spawn(n)]
+
+
+def _spawned_words(entropy: int, n: int) -> np.ndarray:
+    """``SeedSequence(entropy, spawn_key=(i,)).generate_state(1)[0]`` for
+    ``i`` in ``0 .. n - 1`` (what ``spawn(n)`` gives), as ``uint32``.
+
+    numpy's ``SeedSequence`` (``numpy/random/bit_generator.pyx``, after
+    M. E. O'Neill's ``seed_seq`` replacement, "Developing a seed_seq
+    Alternative", pcg-random.org, 2015) hashes the entropy's 32-bit words,
+    zero-padded to the pool size when there is a spawn key, then the spawn
+    key's word ``i``. The multiplier of the hash moves on by a fixed step per
+    word whatever the words are, so everything before ``i`` is the same for
+    every child and is computed once here, in Python ints; only the last
+    word's mix into the first pool word, and the one output word, are
+    computed per child, on ``uint32`` arrays (wrapping as the C code does).
+    """
+    if n > 1 << 32:
+        raise ValueError(f"at most 2**32 games per seed, got {n}")
+    words = []
+    rest = entropy
+    while True:
+        words.append(rest & _MASK32)
+        rest >>= 32
+        if not rest:
+            break
+    words += [0] * (_POOL - len(words))
+    hash_const = _INIT_A
+
+    def hashmix(value: int) -> int:
+        nonlocal hash_const
+        value ^= hash_const
+        hash_const = hash_const * _MULT_A & _MASK32
+        value = value * hash_const & _MASK32
+        return value ^ value >> 16
+
+    def mix(x: int, y: int) -> int:
+        r = (_MIX_L * x - _MIX_R * y) & _MASK32
+        return r ^ r >> 16
+
+    pool = [hashmix(w) for w in words[:_POOL]]
+    for src in range(_POOL):
+        for dst in range(_POOL):
+            if src != dst:
+                pool[dst] = mix(pool[dst], hashmix(pool[src]))
+    for w in words[_POOL:]:
+        for dst in range(_POOL):
+            pool[dst] = mix(pool[dst], hashmix(w))
+    # the spawn key's word i, hashed and mixed into pool[0] (the other pool words are not read)
+    mult = hash_const * _MULT_A & _MASK32
+    x = np.arange(n, dtype=np.uint32) ^ np.uint32(hash_const)
+    x *= np.uint32(mult)
+    x ^= x >> np.uint32(16)
+    x = np.uint32(_MIX_L * pool[0] & _MASK32) - np.uint32(_MIX_R) * x
+    x ^= x >> np.uint32(16)
+    # generate_state(1): the first pool word, hashed once more
+    x ^= np.uint32(_INIT_B)
+    x *= np.uint32(_INIT_B * _MULT_B & _MASK32)
+    x ^= x >> np.uint32(16)
+    return x
 
 
 def run_chunks(
@@ -45,6 +120,7 @@ def run_chunks(
     desc: str = "games",
     unit: str = "game",
     max_chunk: int = 250,
+    per_chunk: bool = False,
 ) -> list[R]:
     """Run ``work`` over ``items`` in chunks, in order, on ``n_jobs`` processes:
     the one seeded runner of :func:`simulate` and
@@ -61,9 +137,12 @@ def run_chunks(
         unit: the bar's unit (games, matches, ...).
         max_chunk: the most items in one chunk (a few chunks per worker keep
             the bar moving and the load even).
+        per_chunk: ``work`` returns one result for its whole chunk (e.g. an
+            array with a row per item), kept as it is.
 
     Returns:
-        The results, in the order of ``items`` whatever ``n_jobs`` is.
+        The results, in the order of ``items`` whatever ``n_jobs`` is: one
+        per item, or with ``per_chunk`` one per chunk.
     """
     n = len(items)
     if n_jobs == 1:
@@ -83,7 +162,11 @@ def run_chunks(
     try:
         if workers == 1 or len(chunks) <= 1:
             for part in chunks:
-                out.extend(work(part))
+                done = work(part)
+                if per_chunk:
+                    out.append(done)
+                else:
+                    out.extend(done)
                 if bar is not None:
                     bar.update(len(part))
         else:
@@ -94,10 +177,13 @@ def run_chunks(
                 parallel = Parallel(return_as="generator", **kw)
             except ValueError:  # backends without generators (multiprocessing, Ray): all at once
                 parallel = Parallel(**kw)
-            for done in parallel(delayed(work)(p) for p in chunks):
-                out.extend(done)
+            for part, done in zip(chunks, parallel(delayed(work)(p) for p in chunks), strict=True):
+                if per_chunk:
+                    out.append(done)
+                else:
+                    out.extend(done)
                 if bar is not None:
-                    bar.update(len(done))
+                    bar.update(len(part))
     finally:
         if bar is not None:
             bar.close()
@@ -129,13 +215,42 @@ class RandomGames:
         return game.result_row()
 
     def __call__(self, seeds: list[int]) -> list[dict[str, Any]]:
+        return [self.row(self.play(s), s) for s in seeds]
+
+    def table(self, seeds: list[int]) -> np.ndarray | list[dict[str, Any]]:
+        """The games of ``seeds`` as the compiled kernel's ``int64`` result
+        table (:func:`~gridwidgets.fast.random_game_table`) when these games
+        have one and the compiled path is on here (in this worker), else as
+        rows played in Python: the same games either way."""
         if type(self).play is RandomGames.play and type(self).row is RandomGames.row and self.start is None:
             from . import fast
 
-            rows = fast.random_game_rows(self.cls, self.options, seeds) if fast.enabled() else None
-            if rows is not None:  # the same games, compiled (gridwidgets.fast)
-                return rows
-        return [self.row(self.play(s), s) for s in seeds]
+            table = fast.random_game_table(self.cls, self.options, seeds) if fast.enabled() else None
+            if table is not None:
+                return table
+        return self(seeds)
+
+    def frame(self, parts: list[np.ndarray | list[dict[str, Any]]], probe: Game, first: int = 0) -> pd.DataFrame:
+        """The ``pandas.DataFrame`` of the games of :meth:`table`'s ``parts``
+        (in order), a ``game`` column numbering them from ``first``: built
+        column by column from the kernel's tables when every part is one,
+        else from the rows. ``probe``: a game of these options."""
+        import pandas as pd
+
+        n = sum(len(part) for part in parts)
+        if n and all(isinstance(part, np.ndarray) for part in parts):
+            from .fast import result_columns
+
+            columns = result_columns(probe, np.concatenate(parts))
+            return pd.DataFrame({"game": np.arange(first, first + n, dtype=np.int64), **columns})
+        from .fast import result_rows
+
+        rows = []
+        for part in parts:  # a worker without the compiled path sent rows: every part as rows
+            rows.extend(result_rows(probe, part) if isinstance(part, np.ndarray) else part)
+        frame = pd.DataFrame(rows, columns=list(rows[0]) if rows else list(probe.result_row()))
+        frame.insert(0, "game", range(first, first + n))
+        return frame
 
 
 def simulate(
@@ -174,8 +289,6 @@ def simulate(
             seed or size).
         ImportError: ``parquet`` without pyarrow.
     """
-    import pandas as pd
-
     if not isinstance(n_games, int) or isinstance(n_games, bool) or n_games < 0:
         raise ValueError(f"n_games must be a non-negative int, got {n_games!r}")
     first = _start_game(cls, start, options)
@@ -191,12 +304,10 @@ def simulate(
 
     # compiled games are quick: larger chunks keep a worker's overhead per game small
     compiled = first is None and fast.enabled() and fast.kernel(probe) is not None
-    rows = run_chunks(RandomGames(cls, options, first), seeds, n_jobs=n_jobs, progress=progress,
-                      desc=f"{cls.game_type.long_name} games", max_chunk=5000 if compiled else 250)
-    columns = list(rows[0]) if rows else list(probe.result_row())
-    frame = pd.DataFrame(rows, columns=columns)
-    frame.insert(0, "game", range(n_games))
-    return frame
+    games = RandomGames(cls, options, first)
+    parts = run_chunks(games.table, seeds, n_jobs=n_jobs, progress=progress, desc=f"{cls.game_type.long_name} games",
+                       max_chunk=5000 if compiled else 250, per_chunk=True)
+    return games.frame(parts, probe)
 
 
 def _start_game(cls: type[Game], start: Game | str | None, options: dict[str, Any]) -> Game | None:
@@ -354,16 +465,15 @@ def _parts(folder: Path, meta: dict[str, Any]) -> dict[int, Path]:
 class _Batch:
     """The work of one streamed batch (picklable): its games' rows as a pyarrow table."""
 
-    def __init__(self, cls: type[Game], options: dict[str, Any]) -> None:
+    def __init__(self, cls: type[Game], options: dict[str, Any], probe: Game) -> None:
         start = options.get("start")
         self.games = RandomGames(cls, options, None if start is None else cls.from_position(start))
+        self.probe = probe
 
     def __call__(self, start: int, seeds: list[int]) -> tuple[int, Any]:
-        import pandas as pd
         import pyarrow as pa
 
-        frame = pd.DataFrame(self.games(seeds))
-        frame.insert(0, "game", range(start, start + len(seeds)))
+        frame = self.games.frame([self.games.table(seeds)], self.probe, start)
         frame["winners"] = [list(w) for w in frame["winners"]]
         return start, pa.Table.from_pandas(frame, preserve_index=False)
 
@@ -396,7 +506,7 @@ def _stream(cls: type[Game], options: dict[str, Any], probe: Game, n_games: int,
     seeds = game_seeds(n_games, seed_used)
     todo = [s for s in _starts(meta) if s not in done]
     kept = sum(min(batch, n_games - s) for s in done)
-    work = _Batch(cls, options)
+    work = _Batch(cls, options, probe)
     bar = None
     if progress:
         from tqdm.auto import tqdm

@@ -150,3 +150,55 @@ def test_the_stream_is_pythons():
         mt.shuffle(state, a, 0, 10)
         assert x == list(a)
         assert r.random() == mt.random01(state)
+
+
+@pytest.mark.parametrize("name", sorted(COMPILED))
+def test_simulate_table_is_built_as_from_the_rows(name):
+    """``simulate``'s compiled table, built column by column from the
+    kernel's results, is the table ``pandas`` makes of the Python games'
+    result rows: the same columns, order, dtypes and values, with one and
+    two processes, and when some chunks come back as rows (a worker
+    without the compiled path)."""
+    import pandas as pd
+
+    from gridwidgets.sim import RandomGames, simulate
+
+    cls = COMPILED[name]
+    for options in _option_sets(cls)[:3]:
+        seeds = game_seeds(30, 5)
+        rows = [RandomGames(cls, options).play(s).result_row() for s in seeds]
+        expected = pd.DataFrame(rows, columns=list(rows[0]))
+        expected.insert(0, "game", range(len(rows)))
+        for n_jobs in (1, 2):
+            got = simulate(cls, 30, seed=5, n_jobs=n_jobs, progress=False, **options)
+            pd.testing.assert_frame_equal(got, expected, check_exact=True)
+        assert fast.random_game_rows(cls, options, seeds) == rows
+        games = RandomGames(cls, options)
+        parts = [games.table(seeds[:10]), rows[10:20], games.table(seeds[20:])]
+        pd.testing.assert_frame_equal(games.frame(parts, cls(**options)), expected, check_exact=True)
+
+
+def test_simulate_plays_the_games_it_played_before_the_speed_work(monkeypatch):
+    """GridMaster4's ``simulate`` gives the table of the code before issue
+    29's speed work (the copy ``benchmarks/simulate_before.py`` that
+    ``scale_speed.py`` times): the same seeds, games and rows, for several
+    options, seeds and sizes."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    import pandas as pd
+
+    import gridwidgets as gw
+    from gridwidgets.sim import simulate
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "simulate_before.py"
+    spec = importlib.util.spec_from_file_location("simulate_before", path)
+    before = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "simulate_before", before)  # numba finds its functions' module by name
+    spec.loader.exec_module(before)
+    for options in ({}, {"size": 8, "tiles": 20}, {"size": 9, "players": 3, "tiles": 15, "deactivate": "all"},
+                    {"size": 10, "players": 1}, {"size": 26, "players": 2, "tiles": 300}):
+        for seed, n in ((0, 1), (1, 300), (2**100 + 3, 57)):
+            got = simulate(gw.GridMaster4, n, seed=seed, progress=False, **options)
+            pd.testing.assert_frame_equal(got, before.simulate_before(n, seed, **options), check_exact=True)

@@ -19,9 +19,9 @@ Set the environment variable ``GRIDWIDGETS_COMPILED=0``, or call
 A kernel module gives, in Python: ``supports(game) -> bool``,
 ``encode(game) -> np.ndarray`` (the position as the kernel's state),
 ``decode(game, code) -> move``, ``max_moves(game) -> int`` (a bound on
-the legal moves of any position), ``extra_row(game, row) -> dict`` (the
-game's own result columns from the kernel's row), ``ROW_EXTRA`` (how many
-numbers those take); compiled: the rule functions of
+the legal moves of any position), ``extra_columns(game, extra) -> dict``
+(the game's own result columns, as arrays, from the last columns of the
+kernel's result table), ``ROW_EXTRA`` (how many numbers those take); compiled: the rule functions of
 ``gridwidgets.fast.drivers`` and the entry points ``random_games``,
 ``random_moves``, ``uct_run`` (each a call of the driver of that name with
 the game's rule functions, so numba can cache them).
@@ -42,7 +42,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..core.game import Game
 
 __all__ = ["CompiledSearch", "available", "enabled", "kernel", "random_game_moves", "random_game_rows",
-           "require", "set_enabled"]
+           "random_game_table", "require", "result_columns", "result_rows", "set_enabled"]
 
 _enabled = os.environ.get("GRIDWIDGETS_COMPILED", "1").strip().lower() not in ("0", "false", "no", "off")
 _kernels: dict[str, ModuleType] = {}
@@ -105,28 +105,45 @@ def kernel(game: Game, *, force: bool = False) -> ModuleType | None:
     return mod if mod.supports(game) else None
 
 
-def _rows(game: Game, mod: ModuleType, table: np.ndarray) -> list[dict[str, Any]]:
-    """The kernel's result rows as :meth:`Game.result_row <gridwidgets.core.Game.result_row>` dicts."""
+def result_columns(game: Game, table: np.ndarray) -> dict[str, np.ndarray]:
+    """The kernel's result table (one ``int64`` row per game: length, the
+    winners' bit mask, the scores, the game's own numbers) as the columns of
+    :meth:`Game.result_row <gridwidgets.core.Game.result_row>`, in its
+    order: ``int64`` and ``bool`` arrays, and ``winners`` an ``object``
+    array of tuples, the dtypes ``pandas`` gives those rows.
+
+    Built column by column (a lookup table by winners' mask), never a dict
+    per game: what keeps ``simulate``'s table cheap beside the playouts.
+    """
+    mod = kernel(game, force=True)
+    if mod is None:
+        raise ValueError(f"{type(game).__name__} with {game.options()} has no compiled kernel")
     names = game.players
     p = len(names)
-    out = []
-    for r in table.tolist():
-        mask = int(r[1])
+    winners = np.empty(1 << p, dtype=object)
+    winner = np.full(1 << p, -1, dtype=np.int64)
+    shared = np.zeros(1 << p, dtype=bool)
+    for mask in range(1 << p):
         w = tuple(q for q in range(p) if mask >> q & 1)
-        row: dict[str, Any] = {"length": int(r[0]), "winners": w, "winner": w[0] if len(w) == 1 else -1,
-                               "shared": len(w) > 1}
-        for q, name in enumerate(names):
-            row[f"score_{name}"] = int(r[2 + q])
-        row.update(mod.extra_row(game, r[2 + p:]))
-        out.append(row)
-    return out
+        winners[mask] = w
+        if len(w) == 1:
+            winner[mask] = w[0]
+        shared[mask] = len(w) > 1
+    masks = table[:, 1]
+    columns: dict[str, np.ndarray] = {"length": table[:, 0].copy(), "winners": winners[masks],
+                                      "winner": winner[masks], "shared": shared[masks]}
+    for q, name in enumerate(names):
+        columns[f"score_{name}"] = table[:, 2 + q].copy()
+    columns.update(mod.extra_columns(game, table[:, 2 + p:]))
+    return columns
 
 
-def random_game_rows(cls: type[Game], options: dict[str, Any], seeds: list[int]) -> list[dict[str, Any]] | None:
-    """The result rows of the random games ``simulate`` plays, one per seed:
-    the game ``cls.new_for_seed(options, seed)`` played with
-    ``random.Random(seed)``, exactly as in Python; ``None`` when there is no
-    compiled kernel for these games.
+def random_game_table(cls: type[Game], options: dict[str, Any], seeds: list[int]) -> np.ndarray | None:
+    """The compiled results of the random games ``simulate`` plays, one
+    ``int64`` row per seed (:func:`result_columns` reads them): the game
+    ``cls.new_for_seed(options, seed)`` played with ``random.Random(seed)``,
+    exactly as in Python; ``None`` when there is no compiled kernel for
+    these games.
 
     Args:
         cls: the game class.
@@ -139,17 +156,42 @@ def random_game_rows(cls: type[Game], options: dict[str, Any], seeds: list[int])
     mod = kernel(first)
     if mod is None:
         return None
-    if not seeds:
-        return []
-    if cls.game_type.chance is Chance.SEEDED_SETUP:  # each game's setup is drawn from its seed
+    if cls.game_type.chance is Chance.SEEDED_SETUP and seeds:  # each game's setup is drawn from its seed
         templates = np.stack([mod.encode(first)] + [mod.encode(cls.new_for_seed(options, int(s))) for s in seeds[1:]])
     else:
         templates = mod.encode(first)[None, :]
     p = len(first.players)
     table = np.zeros((len(seeds), 2 + p + mod.ROW_EXTRA), dtype=np.int64)
-    buf = np.empty(mod.max_moves(first), dtype=np.int64)
-    mod.random_games(templates, np.asarray(seeds, dtype=np.int64), table, buf)
-    return _rows(first, mod, table)
+    if seeds:
+        buf = np.empty(mod.max_moves(first), dtype=np.int64)
+        mod.random_games(templates, np.asarray(seeds, dtype=np.int64), table, buf)
+    return table
+
+
+def random_game_rows(cls: type[Game], options: dict[str, Any], seeds: list[int]) -> list[dict[str, Any]] | None:
+    """The result rows of the random games ``simulate`` plays, one per seed:
+    the game ``cls.new_for_seed(options, seed)`` played with
+    ``random.Random(seed)``, exactly as in Python, as
+    :meth:`Game.result_row <gridwidgets.core.Game.result_row>` dicts;
+    ``None`` when there is no compiled kernel for these games.
+
+    Args:
+        cls: the game class.
+        options: its options (as for ``cls.new_for_seed``).
+        seeds: ints below ``2**32`` (:func:`~gridwidgets.sim.game_seeds`).
+    """
+    table = random_game_table(cls, options, seeds)
+    if table is None:
+        return None
+    return result_rows(cls.new_for_seed(options, int(seeds[0]) if seeds else 0), table)
+
+
+def result_rows(game: Game, table: np.ndarray) -> list[dict[str, Any]]:
+    """The kernel's result table as :meth:`Game.result_row
+    <gridwidgets.core.Game.result_row>` dicts (Python ints, bools and tuples)."""
+    columns = result_columns(game, table)
+    values = [c.tolist() for c in columns.values()]
+    return [dict(zip(columns, row, strict=True)) for row in zip(*values, strict=True)]
 
 
 def random_game_moves(game: Game, seed: int | random.Random) -> list[Any]:

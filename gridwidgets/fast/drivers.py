@@ -7,8 +7,8 @@ game) and replay exactly what the Python code does with the same
 ``random.Random`` stream (:mod:`gridwidgets.fast.mt`):
 
 - :func:`rollout` is ``Game._rollout``: uniformly random legal moves to the
-  end, ``moves[rng.randrange(len(moves))]``, at a simultaneous node the
-  players in order (C-5);
+  end, ``moves[rng.randrange(len(moves))]`` (a kernel's ``draw``), at a
+  simultaneous node the players in order (C-5);
 - :func:`uct_run` is :class:`~gridwidgets.agents.MCTSAgent`'s search, step
   for step: the same expansion order, UCB1 arithmetic, tie-breaks,
   rollouts and decoupled UCT at simultaneous nodes (the sources are in
@@ -18,7 +18,10 @@ Rule functions of a kernel (all compiled): ``legal(state, out) -> count``
 (the moves a search considers, in the Python engine's order, as ``int64``
 codes; at a simultaneous node those of the next player to submit),
 ``joint_legal(state, player, out) -> count`` (one player's moves at a
-simultaneous node), ``play(state, code)``, ``player(state) -> int`` (the
+simultaneous node), ``draw(state, mt, buf) -> code`` (the move of
+``legal`` a random rollout plays, ``buf[randbelow(mt, legal(state, buf))]``,
+which a kernel may find without listing the moves, drawing the same
+number), ``play(state, code)``, ``player(state) -> int`` (the
 player to act, ``-1`` once over), ``joint(state) -> bool`` (a simultaneous
 node with nothing submitted), ``returns(state, out)``, ``row(state, out)``
 (the numbers of a finished game's result row).
@@ -31,7 +34,7 @@ import math
 import numpy as np
 from numba import njit
 
-from .mt import randbelow, seeded, shuffle
+from .mt import randbelow, reseed, shuffle
 
 # the columns of a tree's integer table (one row per node)
 N_VISITS, MOVER, MOVE, KIND, UNTRIED, MOFF, MCOUNT, C0, JOFF = range(9)
@@ -45,23 +48,21 @@ M_NODES, M_POOL, M_JOINT, M_SIMS = range(4)
 
 
 @njit
-def rollout(legal, play, player, state, mt, buf):
+def rollout(draw, play, player, state, mt, buf):
     """Play uniformly random moves to the end (``Game._rollout``); returns the moves played."""
     count = 0
     while player(state) >= 0:
-        n = legal(state, buf)
-        play(state, buf[randbelow(mt, n)])
+        play(state, draw(state, mt, buf))
         count += 1
     return count
 
 
 @njit
-def random_moves(legal, play, player, state, mt, buf, out):
+def random_moves(draw, play, player, state, mt, buf, out):
     """:func:`rollout`, keeping the codes played in ``out``; returns how many."""
     count = 0
     while player(state) >= 0:
-        n = legal(state, buf)
-        code = buf[randbelow(mt, n)]
+        code = draw(state, mt, buf)
         play(state, code)
         out[count] = code
         count += 1
@@ -69,17 +70,18 @@ def random_moves(legal, play, player, state, mt, buf, out):
 
 
 @njit
-def random_games(legal, play, player, row, templates, seeds, table, buf):
+def random_games(draw, play, player, row, templates, seeds, table, buf):
     """One random game per seed, as ``random.Random(seed)`` plays it, from
     ``templates[i]`` (one starting state per seed, or one row for all);
     game ``i``'s result row into ``table[i]``."""
     state = templates[0].copy()
     key = np.zeros(1, dtype=np.int64)
+    mt = np.empty(625, dtype=np.int64)
     for i in range(len(seeds)):
         state[:] = templates[i if templates.shape[0] > 1 else 0]
         key[0] = seeds[i]
-        mt = seeded(key)
-        rollout(legal, play, player, state, mt, buf)
+        reseed(mt, key)
+        rollout(draw, play, player, state, mt, buf)
         row(state, table[i])
 
 
@@ -182,7 +184,7 @@ def _ucb_pick(pool, pool_w, off, count, total, c):
 
 
 @njit
-def uct_run(legal, joint_legal, play, player, joint, returns, nodes, wsum, pool, pool_w, jchild, meta,
+def uct_run(legal, joint_legal, draw, play, player, joint, returns, nodes, wsum, pool, pool_w, jchild, meta,
             root_state, mt, sims, c, n_players, buf):
     """``sims`` more simulations of :class:`~gridwidgets.agents.MCTSAgent` on
     the tree whose root (node 0) is ``root_state``; the tree is created on
@@ -271,7 +273,7 @@ def uct_run(legal, joint_legal, play, player, joint, returns, nodes, wsum, pool,
             depth += 1
         # 3. simulation (rollout)
         if nodes[node, KIND] != TERMINAL:
-            rollout(legal, play, player, state, mt, buf)
+            rollout(draw, play, player, state, mt, buf)
         returns(state, ret)
         # 4. backpropagation
         for d in range(depth):

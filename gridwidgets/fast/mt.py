@@ -12,6 +12,13 @@ tempering, as in CPython's ``Modules/_randommodule.c``); CPython's
 ``Lib/random.py`` for ``randrange(n)`` (``_randbelow_with_getrandbits``:
 ``k = n.bit_length()`` bits, drawn again while the number is ``>= n``),
 ``shuffle`` and ``random()``.
+
+The work is the C code's, step for step; only how it runs is tuned for
+many short games: ``init_genrand(19650218)``, the same for every seed, is
+computed once (:data:`_GENRAND`); :func:`reseed` fills a state array in
+place; the twist runs in the C code's three loops (no index wraps around);
+``randrange``'s bit length is one instruction
+(:func:`~gridwidgets.fast.bits.leading_zeros`).
 """
 
 from __future__ import annotations
@@ -21,19 +28,25 @@ import random
 import numpy as np
 from numba import njit
 
-__all__ = ["from_random", "randbelow", "random01", "seeded", "shuffle", "to_random", "uint32"]
+from .bits import leading_zeros
+
+__all__ = ["from_random", "randbelow", "random01", "reseed", "seeded", "shuffle", "to_random", "uint32"]
 
 N = 624
 M = 397
 MASK = 0xFFFFFFFF
 
 
-@njit(cache=True)
-def _init_genrand(mt: np.ndarray, s: int) -> None:
-    mt[0] = s & MASK
+def _init_genrand(s: int) -> np.ndarray:
+    """``init_genrand(s)``: the 624 words before ``init_by_array`` mixes a seed in."""
+    mt = [s & MASK]
     for i in range(1, N):
-        mt[i] = (1812433253 * (mt[i - 1] ^ (mt[i - 1] >> 30)) + i) & MASK
-    mt[N] = N
+        mt.append((1812433253 * (mt[i - 1] ^ (mt[i - 1] >> 30)) + i) & MASK)
+    return np.array(mt, dtype=np.int64)
+
+
+#: ``init_genrand(19650218)``, where ``init_by_array`` starts for every seed
+_GENRAND = _init_genrand(19650218)
 
 
 @njit(cache=True)
@@ -41,7 +54,14 @@ def seeded(key: np.ndarray) -> np.ndarray:
     """The state of ``random.Random(seed)`` for the 32-bit words ``key`` of
     ``abs(seed)``, least significant first (``[0]`` for 0): ``init_by_array``."""
     mt = np.empty(N + 1, dtype=np.int64)
-    _init_genrand(mt, 19650218)
+    reseed(mt, key)
+    return mt
+
+
+@njit(cache=True)
+def reseed(mt: np.ndarray, key: np.ndarray) -> None:
+    """:func:`seeded` into the state array ``mt`` (625 entries), in place."""
+    mt[:N] = _GENRAND
     i, j = 1, 0
     klen = len(key)
     for _ in range(max(N, klen)):
@@ -61,17 +81,22 @@ def seeded(key: np.ndarray) -> np.ndarray:
             i = 1
     mt[0] = 0x80000000
     mt[N] = N
-    return mt
+
+
+@njit(cache=True, inline="always")
+def _twisted(mt: np.ndarray, kk: int, nxt: int, far: int) -> None:
+    y = (mt[kk] & 0x80000000) | (mt[nxt] & 0x7FFFFFFF)
+    mt[kk] = mt[far] ^ (y >> 1) ^ (-(y & 1) & 0x9908B0DF)
 
 
 @njit(cache=True)
 def _twist(mt: np.ndarray) -> None:
-    for kk in range(N):
-        y = (mt[kk] & 0x80000000) | (mt[(kk + 1) % N] & 0x7FFFFFFF)
-        v = mt[(kk + M) % N] ^ (y >> 1)
-        if y & 1:
-            v ^= 0x9908B0DF
-        mt[kk] = v
+    """The next 624 words (``genrand_uint32``'s refill), in the C code's three loops."""
+    for kk in range(N - M):
+        _twisted(mt, kk, kk + 1, kk + M)
+    for kk in range(N - M, N - 1):
+        _twisted(mt, kk, kk + 1, kk + M - N)
+    _twisted(mt, N - 1, 0, M - 1)
     mt[N] = 0
 
 
@@ -92,14 +117,10 @@ def uint32(mt: np.ndarray) -> int:
 @njit(cache=True, inline="always")
 def randbelow(mt: np.ndarray, n: int) -> int:
     """``random.Random.randrange(n)`` for ``1 <= n < 2**32``."""
-    k = 0
-    m = n
-    while m:
-        k += 1
-        m >>= 1
-    r = uint32(mt) >> (32 - k)
+    shift = 32 - (64 - leading_zeros(np.int64(n)))  # 32 less the bit length of n
+    r = uint32(mt) >> shift
     while r >= n:
-        r = uint32(mt) >> (32 - k)
+        r = uint32(mt) >> shift
     return r
 
 

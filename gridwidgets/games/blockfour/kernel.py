@@ -34,6 +34,7 @@ from numba import njit
 from ...fast.drivers import random_games as _random_games
 from ...fast.drivers import random_moves as _random_moves
 from ...fast.drivers import uct_run as _uct_run
+from ...fast.mt import randbelow
 from .rules import HIDDEN, SHAPES, SIZE, STALL_TURNS, Bid, BlockFour, Placement, placements_of
 
 PHASE, TURN, STALL, FILLED, LENGTH, WIN, HAND0, HAND1, TABLE0, TABLE1, PEND0, PEND1 = range(12)
@@ -164,10 +165,10 @@ def max_moves(game: Any) -> int:
     return MAX_MOVES
 
 
-def extra_row(game: Any, row: list[int]) -> dict[str, Any]:
-    out: dict[str, Any] = {"turns": int(row[0]), "stalled": bool(row[1])}
+def extra_columns(game: Any, extra: np.ndarray) -> dict[str, np.ndarray]:
+    out = {"turns": extra[:, 0].copy(), "stalled": extra[:, 1] != 0}
     for p, name in enumerate(game.players):
-        out[f"spaces_{name}"] = int(row[2 + p])
+        out[f"spaces_{name}"] = extra[:, 2 + p].copy()
     return out
 
 
@@ -220,6 +221,12 @@ def legal(state, out):
     if ph == PLACE:
         return _places(state, out)
     return 0
+
+
+@njit(cache=True, inline="always")
+def draw(state, mt, buf):
+    """A rollout's move: ``buf[randbelow(mt, legal(state, buf))]``."""
+    return buf[randbelow(mt, legal(state, buf))]
 
 
 @njit(cache=True)
@@ -433,18 +440,18 @@ def row(state, out):
 # attributes of this module, which lets numba cache them on disk)
 @njit(cache=True)
 def random_games(templates, seeds, table, buf):
-    _random_games(_k.legal, _k.play, _k.player, _k.row, templates, seeds, table, buf)
+    _random_games(_k.draw, _k.play, _k.player, _k.row, templates, seeds, table, buf)
 
 
 @njit(cache=True)
 def random_moves(state, mt, buf, out):
-    return _random_moves(_k.legal, _k.play, _k.player, state, mt, buf, out)
+    return _random_moves(_k.draw, _k.play, _k.player, state, mt, buf, out)
 
 
 @njit(cache=True)
 def uct_run(nodes, wsum, pool, pool_w, jchild, meta, root_state, mt, sims, c, n_players, buf):
-    return _uct_run(_k.legal, _k.joint_legal, _k.play, _k.player, _k.joint, _k.returns, nodes, wsum, pool, pool_w,
-                    jchild, meta, root_state, mt, sims, c, n_players, buf)
+    return _uct_run(_k.legal, _k.joint_legal, _k.draw, _k.play, _k.player, _k.joint, _k.returns, nodes, wsum, pool,
+                    pool_w, jchild, meta, root_state, mt, sims, c, n_players, buf)
 
 
 _k = sys.modules[__name__]

@@ -36,6 +36,7 @@ from numba import njit
 from ...fast.drivers import random_games as _random_games
 from ...fast.drivers import random_moves as _random_moves
 from ...fast.drivers import uct_run as _uct_run
+from ...fast.mt import randbelow
 
 SIZE, N, NE, PHASE, ROUND, TO_ACT, RUNNER, START, RS, WINNERS, LENGTH, STAMP = (
     0, 1, 2, 3, 4, 5, 6, 7, 8, 12, 13, 14)
@@ -109,7 +110,7 @@ def max_moves(game: Any) -> int:
     return len(game._edge_tiles) + 9
 
 
-def extra_row(game: Any, row: list[int]) -> dict[str, Any]:
+def extra_columns(game: Any, extra: np.ndarray) -> dict[str, np.ndarray]:
     return {}
 
 
@@ -235,6 +236,12 @@ def legal(state, out):
     return k
 
 
+@njit(cache=True, inline="always")
+def draw(state, mt, buf):
+    """A rollout's move: ``buf[randbelow(mt, legal(state, buf))]``."""
+    return buf[randbelow(mt, legal(state, buf))]
+
+
 @njit(cache=True)
 def player(state):
     """GB-4, GB-7: the runner (player 1 in round one, 0 in round two) or the
@@ -311,18 +318,18 @@ def row(state, out):
 # attributes of this module, which lets numba cache them on disk)
 @njit(cache=True)
 def random_games(templates, seeds, table, buf):
-    _random_games(_k.legal, _k.play, _k.player, _k.row, templates, seeds, table, buf)
+    _random_games(_k.draw, _k.play, _k.player, _k.row, templates, seeds, table, buf)
 
 
 @njit(cache=True)
 def random_moves(state, mt, buf, out):
-    return _random_moves(_k.legal, _k.play, _k.player, state, mt, buf, out)
+    return _random_moves(_k.draw, _k.play, _k.player, state, mt, buf, out)
 
 
 @njit(cache=True)
 def uct_run(nodes, wsum, pool, pool_w, jchild, meta, root_state, mt, sims, c, n_players, buf):
-    return _uct_run(_k.legal, _k.joint_legal, _k.play, _k.player, _k.joint, _k.returns, nodes, wsum, pool, pool_w,
-                    jchild, meta, root_state, mt, sims, c, n_players, buf)
+    return _uct_run(_k.legal, _k.joint_legal, _k.draw, _k.play, _k.player, _k.joint, _k.returns, nodes, wsum, pool,
+                    pool_w, jchild, meta, root_state, mt, sims, c, n_players, buf)
 
 
 _k = sys.modules[__name__]

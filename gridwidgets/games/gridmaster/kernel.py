@@ -1,22 +1,27 @@
 """GridMaster4 compiled (GM-1..GM-10): the kernel of :mod:`gridwidgets.fast`.
 
-State (``int64``), with ``n = size * size``:
+Sets of cells are bit sets: ``W = ceil(n / 64)`` ``int64`` words, cell
+``i`` the bit ``i % 64`` of word ``i // 64``, with ``n = size * size``.
+State (``int64``):
 
 - ``[0:9]``: size, players, tiles per player, deactivate everyone's (1) or
   the mover's own (0, GM-5), player to act, over, open cells, winners
-  (bit mask), a stamp for de-duplicating targets;
+  (bit mask), ``W``;
 - ``[16:20]`` score (highest tile), ``[20:24]`` in play (GM-6),
-  ``[24:28]`` free placements owed (GM-7), ``[28:32]`` opened (GM-2),
-  ``[32:36]`` active tiles per player;
-- ``OWNER = 40``: ``n`` owners (``-1`` empty), then ``n`` tile numbers, then
-  ``n`` positions in the owner's active list (``-1`` inactive), then four
-  active lists of ``n`` cells, then ``n`` stamps, then the jump table: 8
-  cells per cell (GM-3, those on the board first, ``-1`` after).
+  ``[24:28]`` free placements owed (GM-7), ``[28:32]`` opened (GM-2);
+- ``OCC = 40``: the occupied cells (the bits past the last cell set too, so
+  that the open cells are the complement), then each player's active tiles
+  (four sets), then a scratch set (a player's targets), then, read only,
+  each cell's jump cells (GM-3; ``n`` sets).
 
 A move's code is its cell index ``r * size + c``. The legal cells come
 row by row, as ``GridMaster4.legal_moves`` gives them: every open cell for
 an opening (GM-2) or a free placement (GM-7), else the open jump cells of
-the mover's active tiles (GM-4), each once.
+the mover's active tiles (GM-4), each once. With bit sets these are word
+operations: the union of the active tiles' jump sets less the occupied
+cells, read lowest bit first (:func:`~gridwidgets.fast.bits.trailing_zeros`),
+is that list, in that order; a placement deactivating the tiles on its
+jump cells (GM-5) clears its jump set from the active set.
 """
 
 from __future__ import annotations
@@ -27,16 +32,15 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from ...fast.bits import popcount, trailing_zeros
 from ...fast.drivers import random_games as _random_games
 from ...fast.drivers import random_moves as _random_moves
 from ...fast.drivers import uct_run as _uct_run
+from ...fast.mt import randbelow
 
-SIZE, NP, TILES, ALL, TO_MOVE, OVER, OPEN, WINNERS, STAMP = range(9)
-SCORE, IN_PLAY, OWED, OPENED, ACTIVE = 16, 20, 24, 28, 32
-OWNER = 40
-#: GM-3: the jump offsets (row, col): 3 orthogonally, 2 diagonally
-DR = (-3, 3, 0, 0, -2, -2, 2, 2)
-DC = (0, 0, -3, 3, -2, 2, -2, 2)
+SIZE, NP, TILES, ALL, TO_MOVE, OVER, OPEN, WINNERS, WORDS = range(9)
+SCORE, IN_PLAY, OWED, OPENED = 16, 20, 24, 28
+OCC = 40
 #: last_tile, then blocked per player (four places, the players' first)
 ROW_EXTRA = 5
 
@@ -45,32 +49,34 @@ def supports(game: Any) -> bool:
     return True
 
 
+def _bits(cells: Any, words: int) -> np.ndarray:
+    """The bit set of ``cells`` as ``words`` ``int64`` words."""
+    out = np.zeros(words, dtype=np.uint64)
+    for i in cells:
+        out[i >> 6] |= np.uint64(1) << np.uint64(i & 63)
+    return out.view(np.int64)
+
+
 def encode(game: Any) -> np.ndarray:
     n = game.size * game.size
     p = len(game.players)
-    s = np.zeros(OWNER + 16 * n, dtype=np.int64)
-    table = np.full((n, 8), -1, dtype=np.int64)
-    for i, cells in enumerate(game._jumps):
-        table[i, : len(cells)] = cells
-    s[OWNER + 8 * n:] = table.ravel()
+    w = (n + 63) >> 6
+    s = np.zeros(OCC + (6 + n) * w, dtype=np.int64)
     s[SIZE], s[NP], s[TILES] = game.size, p, game.tiles_per_player
     s[ALL] = game.deactivate == "all"
     s[TO_MOVE], s[OVER], s[OPEN] = game._to_move, game._over, game._open
     s[WINNERS] = sum(1 << q for q in game._winners) if game._over else 0
+    s[WORDS] = w
     for q in range(p):
         s[SCORE + q], s[IN_PLAY + q] = game._score[q], game._in_play[q]
         s[OWED + q], s[OPENED + q] = game._owed[q], game._opened[q]
-    s[OWNER: OWNER + n] = game._owner
-    s[OWNER + n: OWNER + 2 * n] = game._tile
-    pos = OWNER + 2 * n
-    s[pos: pos + n] = -1
+    taken = [i for i in range(n) if game._owner[i] >= 0]
+    s[OCC: OCC + w] = _bits(taken + list(range(n, 64 * w)), w)
     for q in range(p):
-        cells = sorted(game._active[q])
-        s[ACTIVE + q] = len(cells)
-        base = OWNER + 3 * n + q * n
-        for k, i in enumerate(cells):
-            s[base + k] = i
-            s[pos + i] = k
+        s[OCC + (1 + q) * w: OCC + (2 + q) * w] = _bits(game._active[q], w)
+    jumps = OCC + 6 * w
+    for i, cells in enumerate(game._jumps):
+        s[jumps + i * w: jumps + (i + 1) * w] = _bits(cells, w)
     return s
 
 
@@ -82,57 +88,47 @@ def max_moves(game: Any) -> int:
     return game.size * game.size
 
 
-def extra_row(game: Any, row: list[int]) -> dict[str, Any]:
-    out: dict[str, Any] = {"last_tile": bool(row[0])}
+def extra_columns(game: Any, extra: np.ndarray) -> dict[str, np.ndarray]:
+    out = {"last_tile": extra[:, 0] != 0}
     for q, name in enumerate(game.players):
-        out[f"blocked_{name}"] = bool(row[1 + q])
+        out[f"blocked_{name}"] = extra[:, 1 + q] != 0
     return out
 
 
 @njit(cache=True, inline="always")
-def _normal_targets(state, p, out):
-    """GM-4: the open jump cells of ``p``'s active tiles, each once, in cell order."""
-    size = state[SIZE]
-    n = size * size
-    state[STAMP] += 1
-    stamp = state[STAMP]
-    mark = OWNER + 7 * n
-    base = OWNER + 3 * n + p * n
-    k = 0
-    jt = OWNER + 8 * n
-    for a in range(state[ACTIVE + p]):
-        i = state[base + a]
-        for d in range(jt + 8 * i, jt + 8 * i + 8):
-            j = state[d]
-            if j < 0:
-                break
-            if True:
-                if state[OWNER + j] < 0 and state[mark + j] != stamp:
-                    state[mark + j] = stamp
-                    # insertion into the sorted prefix
-                    t = k
-                    while t > 0 and out[t - 1] > j:
-                        out[t] = out[t - 1]
-                        t -= 1
-                    out[t] = j
-                    k += 1
-    return k
+def _targets(state, p):
+    """GM-4: the open jump cells of ``p``'s active tiles into the scratch set."""
+    words = state[WORDS]
+    act = OCC + (1 + p) * words
+    tgt = OCC + 5 * words
+    jumps = OCC + 6 * words
+    for w in range(words):
+        state[tgt + w] = 0
+    for a in range(words):
+        x = state[act + a]
+        while x:
+            base = jumps + (64 * a + trailing_zeros(x)) * words
+            for w in range(words):
+                state[tgt + w] |= state[base + w]
+            x &= x - 1
+    for w in range(words):
+        state[tgt + w] &= ~state[OCC + w]
 
 
 @njit(cache=True, inline="always")
 def _has_normal_move(state, p):
-    size = state[SIZE]
-    n = size * size
-    base = OWNER + 3 * n + p * n
-    jt = OWNER + 8 * n
-    for a in range(state[ACTIVE + p]):
-        i = state[base + a]
-        for d in range(jt + 8 * i, jt + 8 * i + 8):
-            j = state[d]
-            if j < 0:
-                break
-            if state[OWNER + j] < 0:
-                return True
+    """Whether some active tile of ``p`` has an open jump cell (GM-4, GM-6)."""
+    words = state[WORDS]
+    act = OCC + (1 + p) * words
+    jumps = OCC + 6 * words
+    for a in range(words):
+        x = state[act + a]
+        while x:
+            base = jumps + (64 * a + trailing_zeros(x)) * words
+            for w in range(words):
+                if state[base + w] & ~state[OCC + w]:
+                    return True
+            x &= x - 1
     return False
 
 
@@ -141,15 +137,52 @@ def legal(state, out):
     if state[OVER]:
         return 0
     p = state[TO_MOVE]
+    words = state[WORDS]
     if state[OPENED + p] and not state[OWED + p]:
-        return _normal_targets(state, p, out)
-    n = state[SIZE] * state[SIZE]  # every open cell (GM-2, GM-7)
+        _targets(state, p)
+        cells = OCC + 5 * words
+        flip = 0
+    else:  # every open cell (GM-2, GM-7)
+        cells = OCC
+        flip = -1
     k = 0
-    for i in range(n):
-        if state[OWNER + i] < 0:
-            out[k] = i
+    for w in range(words):
+        x = state[cells + w] ^ flip
+        while x:
+            out[k] = 64 * w + trailing_zeros(x)
             k += 1
+            x &= x - 1
     return k
+
+
+@njit(cache=True, inline="always")
+def draw(state, mt, buf):
+    """The move ``buf[randbelow(mt, legal(state, buf))]`` gives, found in the
+    bit sets without listing the moves: the same number drawn from their
+    count (the targets' bits, or the open cells), then its bit found."""
+    p = state[TO_MOVE]
+    words = state[WORDS]
+    if state[OPENED + p] and not state[OWED + p]:
+        _targets(state, p)
+        cells = OCC + 5 * words
+        flip = 0
+        n = 0
+        for w in range(words):
+            n += popcount(state[cells + w])
+    else:  # every open cell (GM-2, GM-7)
+        cells = OCC
+        flip = -1
+        n = state[OPEN]
+    r = randbelow(mt, n)
+    for w in range(words):
+        x = state[cells + w] ^ flip
+        c = popcount(x)
+        if r < c:
+            for _ in range(r):
+                x &= x - 1
+            return 64 * w + trailing_zeros(x)
+        r -= c
+    return -1
 
 
 @njit(cache=True)
@@ -165,21 +198,6 @@ def player(state):
 @njit(cache=True)
 def joint(state):
     return False
-
-
-@njit(cache=True, inline="always")
-def _deactivate(state, q, j):
-    """Remove cell ``j`` from ``q``'s active list (GM-5)."""
-    n = state[SIZE] * state[SIZE]
-    pos = OWNER + 2 * n
-    base = OWNER + 3 * n + q * n
-    k = state[pos + j]
-    last = state[ACTIVE + q] - 1
-    moved = state[base + last]
-    state[base + k] = moved
-    state[pos + moved] = k
-    state[pos + j] = -1
-    state[ACTIVE + q] = last
 
 
 @njit(cache=True)
@@ -225,13 +243,13 @@ def _start_turn(state):
 @njit(cache=True, inline="always")
 def play(state, i):
     """Place the mover's next tile on cell ``i`` (GM-4, GM-5, GM-7, GM-8)."""
-    size = state[SIZE]
-    n = size * size
+    words = state[WORDS]
     p = state[TO_MOVE]
     state[SCORE + p] += 1
     number = state[SCORE + p]
-    state[OWNER + i] = p
-    state[OWNER + n + i] = number
+    w = i >> 6
+    bit = 1 << (i & 63)
+    state[OCC + w] |= bit
     state[OPEN] -= 1
     if not state[OPENED + p]:
         state[OPENED + p] = 1  # GM-2: the opening deactivates nothing
@@ -239,21 +257,14 @@ def play(state, i):
         state[OWED + p] -= 1  # GM-7: a free placement deactivates nothing
     else:
         # GM-5: the mover's (variant: everyone's) active tiles on the new tile's jump cells
-        pos = OWNER + 2 * n
-        jt = OWNER + 8 * n
-        for d in range(jt + 8 * i, jt + 8 * i + 8):
-            j = state[d]
-            if j < 0:
-                break
-            if True:
-                q = state[OWNER + j]
-                if state[pos + j] >= 0 and (q == p or (state[ALL] and q >= 0)):
-                    _deactivate(state, q, j)
+        jumps = OCC + 6 * words + i * words
+        for q in range(state[NP]):
+            if q == p or state[ALL]:
+                act = OCC + (1 + q) * words
+                for a in range(words):
+                    state[act + a] &= ~state[jumps + a]
     # the new tile is active
-    k = state[ACTIVE + p]
-    state[OWNER + 3 * n + p * n + k] = i
-    state[OWNER + 2 * n + i] = k
-    state[ACTIVE + p] = k + 1
+    state[OCC + (1 + p) * words + w] |= bit
     if number == state[TILES]:
         state[OVER] = 1
         state[WINNERS] = 1 << p
@@ -300,18 +311,18 @@ def row(state, out):
 # attributes of this module, which lets numba cache them on disk)
 @njit(cache=True)
 def random_games(templates, seeds, table, buf):
-    _random_games(_k.legal, _k.play, _k.player, _k.row, templates, seeds, table, buf)
+    _random_games(_k.draw, _k.play, _k.player, _k.row, templates, seeds, table, buf)
 
 
 @njit(cache=True)
 def random_moves(state, mt, buf, out):
-    return _random_moves(_k.legal, _k.play, _k.player, state, mt, buf, out)
+    return _random_moves(_k.draw, _k.play, _k.player, state, mt, buf, out)
 
 
 @njit(cache=True)
 def uct_run(nodes, wsum, pool, pool_w, jchild, meta, root_state, mt, sims, c, n_players, buf):
-    return _uct_run(_k.legal, _k.joint_legal, _k.play, _k.player, _k.joint, _k.returns, nodes, wsum, pool, pool_w,
-                    jchild, meta, root_state, mt, sims, c, n_players, buf)
+    return _uct_run(_k.legal, _k.joint_legal, _k.draw, _k.play, _k.player, _k.joint, _k.returns, nodes, wsum, pool,
+                    pool_w, jchild, meta, root_state, mt, sims, c, n_players, buf)
 
 
 _k = sys.modules[__name__]
