@@ -734,7 +734,8 @@ def _read_variant(folder: Path, k: int) -> tuple[pd.DataFrame, dict[str, Any]] |
 # Pictures and replays
 # ----------------------------------------------------------------------
 def typical_game(table: pd.DataFrame, row: int = 0) -> Game:
-    """A typical game of variant ``row`` of a :func:`measure` table, replayed
+    """A typical game of the variant in row ``row`` (a position, ``0`` the
+    first row) of a :func:`measure` table, sorted or filtered or not, replayed
     through ``play()`` (undo, a widget: ``typical_game(t, 3).widget()``): among
     the traced games, one whose length is nearest the median of all its
     games, of the most common outcome.
@@ -748,10 +749,10 @@ def typical_game(table: pd.DataFrame, row: int = 0) -> Game:
         raise ValueError("typical_game reads a table made by measure() (its attrs hold the games)")
     if not isinstance(row, int) or not 0 <= row < len(table):
         raise IndexError(f"row must be an int in 0..{len(table) - 1}, got {str(row)[:30]!r}")
-    games = records[records["variant"] == row]
+    games = records[records["variant"] == table.index[row]]  # the index keeps the variant through sorts and filters
     traced = games[games["moves"].astype(bool)]
     if traced.empty:
-        raise ValueError(f"variant {row} has no game traced move by move (trace_games=0)")
+        raise ValueError(f"row {row} has no game traced move by move (trace_games=0)")
     common = traced["winners"].value_counts().index[0]
     pick = traced[traced["winners"] == common]
     median = float(games["length"].median())

@@ -313,6 +313,8 @@ def test_a_typical_game_replays_on_the_live_board():
     assert sub.attrs["records"] is t.attrs["records"] and lab.typical_game(t.copy(), 1).winners
     back = pickle.loads(pickle.dumps(t))
     assert back.attrs["records"].equals(t.attrs["records"]) and type(back.attrs["records"][["game"]]) is pd.DataFrame
+    flipped = t.sort_values("players", ascending=False)  # row 0 is now the 4-player variant
+    assert lab.typical_game(flipped, 0).options()["players"] == 4
     with pytest.raises(IndexError):
         lab.typical_game(t, 2)
     with pytest.raises(ValueError, match="made by measure"):
