@@ -14,6 +14,9 @@ tournaments between agents, and what each game brings of its own.
 - ``stage_game(...)``: a game's simultaneous stage (or a matrix game) as a
   ``StageGame``: normal and extensive form, Gambit ``.nfg``/``.efg`` files,
   best responses, exploitability, a slider panel.
+- ``dominated(stage, player)`` and ``iterated_elimination(stage)``: the
+  pure strategies another pure strategy dominates (strictly or weakly), and
+  the game left after deleting them round by round.
 
 A game's own tables and plots (its ``analysis_tools`` hook) are served here
 by name too, e.g. ``gridwidgets.analysis.bid_table`` (see each game's rules
@@ -22,6 +25,7 @@ page).
 
 from typing import Any
 
+from .dominance import EliminationStep, dominated, iterated_elimination
 from .equilibrium import Equilibrium, equilibrium
 from .solve import Solution, SolveBudgetExceeded, solve
 from .sprt import SPRTResult, sprt
@@ -29,6 +33,7 @@ from .stage import StageGame, stage_game
 from .tournament import TournamentResult, elo_ratings, tournament, wilson_interval
 
 __all__ = ["Equilibrium", "TournamentResult", "elo_ratings", "equilibrium", "tournament", "wilson_interval"]
+__all__ += ["EliminationStep", "dominated", "iterated_elimination"]
 __all__ += ["SPRTResult", "Solution", "SolveBudgetExceeded", "StageGame", "solve", "sprt", "stage_game"]
 
 
