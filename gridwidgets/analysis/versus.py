@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from ..core.errors import shorten
-from .stage import StageGame, _player
+from .stage import StageGame
 
 __all__ = ["MatchRound", "MatrixMatch"]
 
@@ -112,12 +112,21 @@ class MatrixMatch:
             summing to 1 within 1e-6 (:meth:`StageGame.mixed
             <gridwidgets.analysis.stage.StageGame.mixed>` says which); a seed
             that is not an ``int >= 0``; ``rounds`` not a positive ``int`` or ``None``.
-        RuntimeError: if ``mix="equilibrium"`` and no equilibrium is found.
+        RuntimeError: if no equilibrium is found.
+
+    Attributes:
+        stage: the game played.
+        player: the student's side (0: rows, 1: columns).
+        seed: the seed of the opponent's draws.
+        rounds: the match's length, or ``None``.
+        mix_name: ``"the equilibrium mix"`` or ``"a chosen mix"``.
+        match: the number of the current match (0 until the first :meth:`reset`).
     """
 
     def __init__(self, stage: StageGame, mix: Any = "equilibrium", *, player: int = 0, seed: int = 0,
                  rounds: int | None = None) -> None:
-        p = _player(player)
+        stage.strategies(player)  # refuses a player other than 0 or 1
+        p = int(player)
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
             raise ValueError(f"seed must be an int >= 0, got {shorten(seed, _ECHO)}")
         if rounds is not None and (isinstance(rounds, bool) or not isinstance(rounds, (int, np.integer))
@@ -128,21 +137,17 @@ class MatrixMatch:
         self.seed = int(seed)
         self.rounds = None if rounds is None else int(rounds)
         opp = 1 - p
-        if isinstance(mix, str) and mix == "equilibrium":
-            given = np.clip(stage._solution[opp], 0.0, None)
-            self.mix_name = "the equilibrium mix"
-        else:
-            given = stage.mixed(mix, opp)
-            self.mix_name = "a chosen mix"
+        chosen = not (isinstance(mix, str) and mix == "equilibrium")
+        given = stage.mixed(mix, opp) if chosen else None  # checked before the equilibrium is solved
+        eq = stage.equilibrium()
+        if given is None:
+            given = np.clip(eq.o_array if p == 0 else eq.x_array, 0.0, None)
+        self.mix_name = "a chosen mix" if chosen else "the equilibrium mix"
         #: the opponent's mixed strategy, normalised (one probability per pure strategy)
         self.mix: np.ndarray = given / given.sum()
         self.mix.setflags(write=False)
-        x, y, _ = stage._solution
-        if stage.zero_sum:
-            v = stage.value()
-            self.value: float = v if p == 0 else -v
-        else:
-            self.value = float(x @ (stage.a if p == 0 else stage.b) @ y)
+        #: the reference for the running average (see the class's description)
+        self.value: float = float(eq.value if p == 0 else eq.value_o) + 0.0
         # both players' payoffs with the student's strategies as rows, the opponent's as columns
         self._mine = stage.a if p == 0 else stage.b.T
         self._theirs = stage.b if p == 0 else stage.a.T
