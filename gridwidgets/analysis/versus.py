@@ -307,9 +307,8 @@ class MatrixMatch:
         else:
             lines.append("Choose a strategy to play the first round.")
         played = f"{self.played}" if self.rounds is None else f"{self.played} of {self.rounds}"
-        avg = "-" if self.average is None else _three(self.average)
-        lines.append(f"Rounds {played} · total {self._num(self.total)} · average {avg} · "
-                     f"{self.value_name()} {_three(self.value)}")
+        figures = "" if self.average is None else f"total {self._num(self.total)} · average {_three(self.average)} · "
+        lines.append(f"Rounds {played} · {figures}{self.value_name()} {_three(self.value)}")
         if self.finished:
             lines.append("The match is over: start a new one.")
         return lines
