@@ -556,6 +556,38 @@ class StageGame:
         box.title = f"{self.players[p]}'s mixed strategy"
         return box
 
+    def play_against(self, mix: Any = "equilibrium", player: int = 0, seed: int = 0,
+                     rounds: int | None = None) -> Any:
+        """A match against a mixed strategy: the student plays ``player``'s side, round after round.
+
+        Each round the student chooses one of their pure strategies (a button
+        per strategy in a notebook, or ``choose(label)``); the opponent's
+        choice is drawn from ``mix`` (seeded); the panel shows the last round,
+        the rounds played, the running total and average payoff, the game
+        value for the student (general-sum: the student's payoff in the
+        equilibrium :meth:`equilibrium` returns) and a plot of the running
+        average against it.
+
+        Args:
+            mix: the opponent's mixed strategy: ``"equilibrium"`` (its strategy
+                in :meth:`equilibrium`'s equilibrium), probabilities in the order
+                of :meth:`strategies`, a ``{label: probability}`` mapping, or a label.
+            player: the student's side, 0 (rows) or 1 (columns).
+            seed: seeds the opponent's draws (an ``int >= 0``).
+            rounds: the match's length (``None``: no limit).
+
+        Returns:
+            A :class:`~gridwidgets.analysis.versus.MatrixMatch` (shown in a
+            notebook as its panel).
+
+        Raises:
+            ValueError: for a bad player, mix, seed or number of rounds (see
+                :class:`~gridwidgets.analysis.versus.MatrixMatch`).
+        """
+        from .versus import MatrixMatch
+
+        return MatrixMatch(self, mix, player=player, seed=seed, rounds=rounds)
+
 
 def stage_game(
     game_or_matrix: Any,
