@@ -149,43 +149,51 @@ class Exercise:
                 "answers": list(self.answers), "depth": self.depth, "prompt": self.prompt, "goal": self.goal}
 
     @classmethod
-    def from_dict(cls, data: Any) -> Exercise:
+    def from_dict(cls, data: Any, *, name: str = "exercise") -> Exercise:
         """An exercise from :meth:`to_dict`'s data, every part checked: the game
         is registered, the position replays through the rules, the player is
         to move and every answer is one of their legal moves.
 
+        Args:
+            data: the exercise's dict.
+            name: how the messages name it (``"exercise 3"`` for the third
+                of a file).
+
         Raises:
-            ValueError: saying what is wrong.
+            ValueError: saying what is wrong, each message starting with
+                ``name`` (``"exercise 3: its answer 'A9' is not a legal
+                move of its position"``).
         """
         if not isinstance(data, dict):
-            raise ValueError(f"an exercise must be an object, not {type(data).__name__}")
+            raise ValueError(f"{name} must be an object, not {type(data).__name__}")
         need = {"game": str, "position": dict, "kind": str, "player": int, "answers": list, "depth": int,
                 "prompt": str}
         for key, typ in need.items():
             value = data.get(key)
             if not isinstance(value, typ) or (typ is int and isinstance(value, bool)):
-                raise ValueError(f"exercise field {key!r} must be a {typ.__name__}, got {shorten(value)}")
+                article = "an" if typ.__name__[0] in "aeiou" else "a"
+                raise ValueError(f"{name}: field {key!r} must be {article} {typ.__name__}, got {shorten(value)}")
         goal = data.get("goal")
         if goal is not None and (not isinstance(goal, int) or isinstance(goal, bool)):
-            raise ValueError(f"exercise field 'goal' must be an int or null, got {shorten(goal)}")
+            raise ValueError(f"{name}: field 'goal' must be an int or null, got {shorten(goal)}")
         if data["game"] not in registry.games():
-            raise ValueError(f"exercise for an unknown game {shorten(data['game'])}")
+            raise ValueError(f"{name} is for an unknown game {shorten(data['game'])}")
         if not 1 <= data["depth"] <= 100 or len(data["prompt"]) > 500 or len(data["kind"]) > 40:
-            raise ValueError("exercise depth, prompt or kind out of bounds")
+            raise ValueError(f"{name}: its depth, prompt or kind is out of bounds")
         if not data["answers"] or len(data["answers"]) > 1000 or not all(isinstance(a, str) for a in data["answers"]):
-            raise ValueError("exercise answers must be a non-empty list of moves in notation")
+            raise ValueError(f"{name}: its answers must be a non-empty list of moves in notation")
         ex = cls(data["game"], data["position"], data["kind"], data["player"], tuple(data["answers"]),
                  data["depth"], data["prompt"], goal)
         try:
             g = ex.start()
         except ValueError as exc:
-            raise ValueError(f"exercise position: {shorten(str(exc), 120)}") from None
+            raise ValueError(f"{name}: its position: {shorten(str(exc), 120)}") from None
         if g.is_over or g.current_player != ex.player:
-            raise ValueError(f"exercise player {ex.player} is not to move in its position")
+            raise ValueError(f"{name}: its player {ex.player} is not to move in its position")
         legal = {str(m) for m in g.legal_moves()}
         wrong = [a for a in ex.answers if a not in legal]
         if wrong:
-            raise ValueError(f"exercise answer {shorten(wrong[0])} is not a legal move of its position")
+            raise ValueError(f"{name}: its answer {shorten(wrong[0])} is not a legal move of its position")
         return ex
 
 
@@ -256,10 +264,7 @@ class ExerciseSet(Sequence[Exercise]):
             raise ValueError(f"an exercise file holds at most {MAX_EXERCISES} exercises, this one {len(items)}")
         out = []
         for i, item in enumerate(items):
-            try:
-                out.append(Exercise.from_dict(item))
-            except ValueError as exc:
-                raise ValueError(f"exercise {i + 1}: {exc}") from None
+            out.append(Exercise.from_dict(item, name=f"exercise {i + 1}"))
         games = {e.game for e in out}
         if len(games) > 1:
             raise ValueError("an exercise set holds exercises of one game")
@@ -839,11 +844,20 @@ class ExerciseWidget(_exercise_widget_base()):  # type: ignore[misc]
 
     @property
     def solved(self) -> list[int]:
-        """The exercises answered right at the first try, by index."""
-        first: dict[int, bool] = {}
+        """The exercises solved at the first try, by index: their first attempt
+        went to the end of the line with every answer right (a win-in-2 whose
+        first move is right and second wrong is not one)."""
+        first: dict[int, bool | None] = {}  # None: the first attempt is under way
         for r in self.results:
-            if r["step"] == 1:
-                first.setdefault(r["exercise"], r["right"])
+            i = r["exercise"]
+            if first.get(i, None) is not None:
+                continue  # the first attempt is decided
+            if i in first and r["step"] == 1:
+                first[i] = False  # started again before the end of the line
+            elif not r["right"]:
+                first[i] = False
+            else:
+                first[i] = True if r["solved"] else None
         return sorted(i for i, ok in first.items() if ok)
 
     # -- moving through the set --------------------------------------------

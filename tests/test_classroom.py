@@ -71,7 +71,7 @@ def test_choosing_each_game_builds_its_widget_with_one_seat_per_player(room, key
         ("gridlock", "4x4", 4, 2), ("gridlock", "6x6", 6, 2),
         ("gridmaster4", "20x20-4", 20, 4), ("gridmaster4", "10x10-2", 10, 2), ("gridmaster4", "10x10-1", 10, 1),
         ("blockfour", "9x9", 9, 2),
-        ("gridbloc", "9x9", 9, 2), ("gridbloc", "7x7", 7, 2),
+        ("gridbloc", "9x9", 9, 2), ("gridbloc", "7x7", 7, 2), ("gridbloc", "5x5", 5, 2),
     ],
 )
 def test_each_board_has_its_size_and_players(room, key, board, rows, players):

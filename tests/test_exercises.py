@@ -4,7 +4,9 @@ malformed answers through the messages a browser sends; save files."""
 
 from __future__ import annotations
 
+import itertools
 import json
+import re
 
 import pytest
 
@@ -181,17 +183,22 @@ def _broken(small_set, change) -> str:
 @pytest.mark.parametrize(("change", "words"), [
     (lambda d: d.update(format="other"), "not an exercise file"),
     (lambda d: d.update(version=99), "version"),
-    (lambda d: d["exercises"][1].update(answers=["A9"]), "exercise 2: exercise answer"),
+    (lambda d: d["exercises"][1].update(answers=["A9"]), "exercise 2: its answer 'A9' is not a legal move"),
     (lambda d: d["exercises"][0].update(answers=[]), "non-empty"),
-    (lambda d: d["exercises"][0].update(player=True), "'player' must be a int"),
-    (lambda d: d["exercises"][0]["position"].update(history=["A1", "A1"]), "exercise 1: exercise position"),
-    (lambda d: d["exercises"][0].update(game="chess"), "unknown game"),
+    (lambda d: d["exercises"][0].update(player=True), "exercise 1: field 'player' must be an int"),
+    (lambda d: d["exercises"][0]["position"].update(history=["A1", "A1"]), "exercise 1: its position: "),
+    (lambda d: d["exercises"][0].update(game="chess"), "exercise 1 is for an unknown game 'chess'"),
+    (lambda d: d["exercises"].append([]), "exercise 4 must be an object, not list"),
     (lambda d: d.update(exercises=d["exercises"] * 400), "at most 1000"),
 ])
 def test_a_bad_file_is_refused_saying_what_is_wrong(small_set, change, words):
     with pytest.raises(ValueError, match=words) as info:
         ExerciseSet.from_json(_broken(small_set, change))
     assert len(str(info.value)) < 200
+    # issue 30: no word twice in a row ("exercise 2: exercise answer ...", "must be a int")
+    text = re.sub(r"[^\w ]", " ", str(info.value)).split()
+    assert not [a for a, b in itertools.pairwise(text) if a == b], str(info.value)
+    assert " a int" not in str(info.value)
 
 
 def test_input_of_any_shape_is_refused_in_bounded_time():
@@ -224,6 +231,26 @@ def test_a_right_answer_is_said_and_the_opponent_answers_to_the_end_of_the_line(
     assert [(r["move"], r["right"], r["step"]) for r in w.results] == [(ex.answers[0], True, 1), (nxt[0], True, 2)]
     assert recorded == w.results and w.solved == [0]
     assert list(w.results_table().columns) == ["exercise", "move", "right", "step", "seconds", "solved"]
+
+
+def test_solved_at_the_first_try_needs_the_whole_line_right(small_set):
+    # issue 30: a win-in-2 whose first move was right and second wrong counted as solved at the first try
+    w = ExerciseWidget(small_set)
+    ex, g = w.exercise, w.game
+    assert w.answer(ex.answers[0])
+    assert w.handle_intent({"type": "agent-step", "version": g.version})
+    right = set(w._judge.right_moves(g, 1))
+    assert w.answer(next(str(m) for m in g.legal_moves() if str(m) not in right))
+    assert [r["right"] for r in w.results] == [True, False] and w.solved == []
+    w.retry()  # a later attempt solved all the way is not the first try
+    assert w.answer(ex.answers[0]) and w.handle_intent({"type": "agent-step", "version": g.version})
+    assert w.answer(w._judge.right_moves(g, 1)[0]) and w.results[-1]["solved"]
+    assert w.solved == []
+    w.next()
+    w.answer(w.exercise.answers[0])
+    assert w.solved == []  # exercise 2 is under way, not solved yet
+    assert w.handle_intent({"type": "agent-step", "version": w.game.version})
+    assert w.answer(w._judge.right_moves(w.game, 1)[0]) and w.solved == [1]
 
 
 def test_a_wrong_answer_shows_its_refutation_move_by_move_then_starts_again(small_set):
@@ -283,7 +310,10 @@ def test_moving_through_the_set_and_the_panel(small_set):
     box.children[1].children[1].click()  # Next
     assert w.index == 1 and w.state["message"] == small_set[1].prompt
     assert w.game.to_json() == small_set[1].start().to_json()
-    w.answer(small_set[1].answers[0])
+    w.answer(small_set[1].answers[0])  # a win-in-2: one right move is not yet solved
+    assert "solved at the first try: 0" in box.children[1].children[2].value
+    assert w.handle_intent({"type": "agent-step", "version": w.game.version})
+    w.answer(w._judge.right_moves(w.game, 1)[0])
     assert "solved at the first try: 1" in box.children[1].children[2].value
     with pytest.raises(ValueError, match="exercise index"):
         w.show(7)

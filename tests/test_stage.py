@@ -292,6 +292,33 @@ def test_the_explorer_updates_as_the_sliders_move():
     assert "exploitability</b> 0.000" in box.report.value
 
 
+def test_the_explorer_says_its_sliders_are_weights_and_names_them_whole_words():
+    # issue 30: sliders at 1.00/1.00 with nothing saying they are weights, names cut mid-word
+    st = stage_game(PENNIES, players=("X", "O"), rows=["heads always", "tails every single time"], cols=["h", "t"])
+    box = st.explore(0)
+    assert box.children[0] is box.heading
+    assert "X's weights</b> (not probabilities)" in box.heading.value
+    assert "equal weights (1.00 each at the start) are the uniform strategy" in box.heading.value
+    assert [s.value for s in box.sliders] == [1.0, 1.0]
+    assert "X plays</b> heads always 50.0%, tails every single time 50.0%" in box.report.value  # the probabilities
+    assert [s.description for s in box.sliders] == ["heads always", "tails every…"]
+    assert [s.tooltip for s in box.sliders] == ["heads always", "tails every single time"]
+    assert list(box.labels) == ["heads always", "tails every single time"]
+
+
+def test_a_stage_game_repr_never_cuts_a_word():
+    title = "Turn 1: X's value of each pair of bids, 20 rollouts of the turn"
+    assert repr(stage_game(PENNIES, title=title)) == f"StageGame({title!r}: 2x2, zero-sum)"  # whole
+    long = " ".join(["bidding"] * 30)  # 239 characters
+    shown = repr(stage_game(PENNIES, title=long))
+    inner = shown.split("'")[1]
+    assert inner.endswith("bidding…") and len(inner) <= 121
+    assert all(word == "bidding" for word in inner[:-1].split()), inner
+    one_word = "x" * 300
+    assert repr(stage_game(PENNIES, title=one_word)).split("'")[1] == "x" * 120 + "…"
+    assert repr(stage_game(PENNIES)) == "StageGame('': 2x2, zero-sum)"
+
+
 def test_the_explorer_serves_the_second_player_of_a_general_sum_game(hand):
     box = hand.explore(1)
     left, mid, right = box.sliders

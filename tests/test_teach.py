@@ -413,6 +413,30 @@ def test_mcts_trace_is_deterministic_and_counts_visits():
         assert s.uct == pytest.approx(s.value + 1.4 * math.sqrt(math.log(60) / s.visits))
 
 
+def test_mcts_select_text_says_uct_walks_down_from_the_root():
+    # issue 30: the text once said "UCT walks down to the root"; selection starts at the root
+    g = gw.Gridlock(rows=3, cols=3)
+    s = teach.mcts(g, 20, seed=3)
+    selects = [i for i, e in enumerate(s.trace.events, start=1) if e.kind == "select"]
+    deep = next(i for i in selects if s.trace.events[i - 1].line)
+    s.goto(selects[0])  # the first simulation: the root itself has untried moves
+    assert "select: UCT stays at the root, a node with an untried move." in s.describe()
+    s.goto(deep)
+    line = " ".join(s.event.line)
+    assert f"select: UCT walks down from the root to {line}," in s.describe()
+    assert "down to the root" not in s.describe()
+
+
+def test_stepper_controls_show_run_as_a_word_before_the_play_icons():
+    # a Play control draws icons only (▶ ■): the word Run is a label of its own, before it
+    s = teach.alphabeta(hand_position())
+    controls = s.children[-1].children
+    names = [getattr(c, "description", None) or getattr(c, "value", None) for c in controls[:3]]
+    assert names == ["Back", "Step", "Run"]
+    assert controls[2] is s.run_label and controls[3] is s.runner
+    assert "▶ after Run" in s.describe()
+
+
 def test_mcts_means_are_the_rollout_results():
     g = hand_position()
     t = teach.mcts_trace(g, 40, seed=0)

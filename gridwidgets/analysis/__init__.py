@@ -13,7 +13,11 @@ tournaments between agents, and what each game brings of its own.
   (SPRT) decides whether one is stronger.
 - ``stage_game(...)``: a game's simultaneous stage (or a matrix game) as a
   ``StageGame``: normal and extensive form, Gambit ``.nfg``/``.efg`` files,
-  best responses, exploitability, a slider panel.
+  best responses, exploitability, a slider panel, and a match against a
+  mixed strategy (``play_against``, a ``MatrixMatch``).
+- ``dominated(stage, player)`` and ``iterated_elimination(stage)``: the
+  pure strategies another pure strategy dominates (strictly or weakly), and
+  the game left after deleting them round by round.
 
 A game's own tables and plots (its ``analysis_tools`` hook) are served here
 by name too, e.g. ``gridwidgets.analysis.bid_table`` (see each game's rules
@@ -22,13 +26,17 @@ page).
 
 from typing import Any
 
+from .dominance import EliminationStep, dominated, iterated_elimination
 from .equilibrium import Equilibrium, equilibrium
 from .solve import Solution, SolveBudgetExceeded, solve
 from .sprt import SPRTResult, sprt
 from .stage import StageGame, stage_game
 from .tournament import TournamentResult, elo_ratings, tournament, wilson_interval
+from .versus import MatchRound, MatrixMatch
 
 __all__ = ["Equilibrium", "TournamentResult", "elo_ratings", "equilibrium", "tournament", "wilson_interval"]
+__all__ += ["EliminationStep", "dominated", "iterated_elimination"]
+__all__ += ["MatchRound", "MatrixMatch"]
 __all__ += ["SPRTResult", "Solution", "SolveBudgetExceeded", "StageGame", "solve", "sprt", "stage_game"]
 
 

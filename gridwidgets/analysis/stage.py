@@ -474,15 +474,27 @@ class StageGame:
                 f'<tr><th style="{cell}"></th>{head}</tr>{body}</table>')
 
     def __repr__(self) -> str:
+        """``StageGame('title': 3x10, zero-sum)``: a title of up to 120
+        characters whole, a longer one cut at the last word boundary before
+        that, with an ellipsis (never in the middle of a word)."""
+        limit = 120
+        title = self.title
+        if len(title) > limit:
+            head = title[:limit]
+            if not title[limit].isspace() and " " in head.strip():
+                head = head.rstrip().rsplit(" ", 1)[0]  # the cut word goes whole
+            title = head.rstrip(" ,;:-") + "…"
         kind = "zero-sum" if self.zero_sum else "general-sum"
-        return f"StageGame({self.title[:60]!r}: {len(self.rows)}x{len(self.cols)}, {kind})"
+        return f"StageGame({title!r}: {len(self.rows)}x{len(self.cols)}, {kind})"
 
     def explore(self, player: int = 0) -> Any:
         """A notebook panel to propose a mixed strategy of ``player`` and see what it gives away.
 
-        One ``FloatSlider`` per pure strategy of ``player`` gives its weight;
-        the weights are normalised to a distribution. An HTML report shows,
-        live: the normalised strategy, the opponent's best response (and what
+        One ``FloatSlider`` per pure strategy of ``player`` gives its weight
+        (0 to 1, all 1 at the start: the uniform strategy); the weights are
+        normalised to a distribution, as a line above the sliders says. An HTML
+        report shows, live: the probabilities (the first line), the
+        opponent's best response (and what
         it earns), ``player``'s expected payoff against it, and the
         exploitability (:meth:`exploitability`; for a zero-sum game also the
         guaranteed payoff and the game value). An *Equilibrium* button sets
@@ -494,8 +506,12 @@ class StageGame:
 
         Returns:
             An ``ipywidgets.VBox`` with attributes ``sliders`` (the
-            ``FloatSlider`` list, in the order of :meth:`strategies`),
-            ``report`` (the ``ipywidgets.HTML``) and ``button``.
+            ``FloatSlider`` list, in the order of :meth:`strategies`, each
+            named by its strategy, shortened at a word boundary past 16
+            characters, with the whole name as its tooltip), ``report``
+            (the ``ipywidgets.HTML``), ``button``, ``labels`` (the
+            strategies) and ``heading`` (the ``ipywidgets.HTML`` above the
+            sliders, saying they are weights).
 
         Raises:
             ValueError: for a player other than 0 or 1.
@@ -506,8 +522,20 @@ class StageGame:
         labels = self.strategies(p)
         me, other = html.escape(self.players[p]), html.escape(self.players[1 - p])
         mine = self.a if p == 0 else self.b.T  # rows: my strategies, columns: the opponent's
-        sliders = [ipywidgets.FloatSlider(value=1.0, min=0.0, max=1.0, step=0.01, description=lab[:16],
-                                          continuous_update=False) for lab in labels]
+        def name(label: str, limit: int = 16) -> str:
+            if len(label) <= limit:
+                return label
+            head = label[: limit - 1]
+            if not label[limit - 1].isspace() and " " in head.strip():
+                head = head.rstrip().rsplit(" ", 1)[0]
+            return head.rstrip() + "…"
+
+        sliders = [ipywidgets.FloatSlider(value=1.0, min=0.0, max=1.0, step=0.01, description=name(lab),
+                                          tooltip=lab, continuous_update=False) for lab in labels]
+        heading = ipywidgets.HTML(
+            f"<b>{me}'s weights</b> (not probabilities), one slider per strategy: {me} plays each strategy "
+            f"with its weight divided by the sum of the weights, so equal weights (1.00 each at the start) "
+            f"are the uniform strategy. The line <i>{me} plays …</i> under the button gives the probabilities.")
         report = ipywidgets.HTML()
         button = ipywidgets.Button(description="Equilibrium", tooltip="set the sliders to an equilibrium strategy")
         busy = [False]
@@ -548,13 +576,46 @@ class StageGame:
             sl.observe(update, names="value")
         button.on_click(to_equilibrium)
         update()
-        box = _explorer_class()([*sliders, button, report])
+        box = _explorer_class()([heading, *sliders, button, report])
+        box.heading = heading
         box.sliders = sliders
         box.report = report
         box.button = button
         box.labels = labels
         box.title = f"{self.players[p]}'s mixed strategy"
         return box
+
+    def play_against(self, mix: Any = "equilibrium", player: int = 0, seed: int = 0,
+                     rounds: int | None = None) -> Any:
+        """A match against a mixed strategy: the student plays ``player``'s side, round after round.
+
+        Each round the student chooses one of their pure strategies (a button
+        per strategy in a notebook, or ``choose(label)``); the opponent's
+        choice is drawn from ``mix`` (seeded); the panel shows the last round,
+        the rounds played, the running total and average payoff, the game
+        value for the student (general-sum: the student's payoff in the
+        equilibrium :meth:`equilibrium` returns) and a plot of the running
+        average against it.
+
+        Args:
+            mix: the opponent's mixed strategy: ``"equilibrium"`` (its strategy
+                in :meth:`equilibrium`'s equilibrium), probabilities in the order
+                of :meth:`strategies`, a ``{label: probability}`` mapping, or a label.
+            player: the student's side, 0 (rows) or 1 (columns).
+            seed: seeds the opponent's draws (an ``int >= 0``).
+            rounds: the match's length (``None``: no limit).
+
+        Returns:
+            A :class:`~gridwidgets.analysis.versus.MatrixMatch` (shown in a
+            notebook as its panel).
+
+        Raises:
+            ValueError: for a bad player, mix, seed or number of rounds (see
+                :class:`~gridwidgets.analysis.versus.MatrixMatch`).
+        """
+        from .versus import MatrixMatch
+
+        return MatrixMatch(self, mix, player=player, seed=seed, rounds=rounds)
 
 
 def stage_game(

@@ -69,8 +69,9 @@ class SearchStepper(W.VBox):
     beside it (:func:`~gridwidgets.teach.tree_svg`), an info line (the
     step, the node, values, alpha and beta, cut-offs, or for MCTS a table of
     the root's moves with their visits, means and UCT scores), and the
-    controls: Back, Step, Run/Pause (an ipywidgets ``Play``, which advances
-    in the browser every ``interval`` milliseconds), Reset and a slider.
+    controls: *Back*, *Step*, *Run* (a label before an ipywidgets ``Play``,
+    whose ▶ advances one step every ``interval`` milliseconds in the
+    browser, ⏸ pauses and ■ goes back to step 0), *Reset* and a slider.
     The game given to :func:`minimax`, :func:`alphabeta` or :func:`mcts` is
     never changed.
 
@@ -92,7 +93,10 @@ class SearchStepper(W.VBox):
         tree_view: the ``ipywidgets.HTML`` showing the tree's SVG.
         info: the ``ipywidgets.HTML`` info line (and, for MCTS, the root's table).
         slider: the ``ipywidgets.IntSlider`` of the step.
-        runner: the ``ipywidgets.Play`` control (Run/Pause), linked to the slider.
+        runner: the ``ipywidgets.Play`` control (▶ run, ⏸ pause, ■ back to
+            step 0), linked to the slider.
+        run_label: the ``ipywidgets.Label`` *Run* shown before :attr:`runner`
+            (a ``Play`` shows icons only).
         back_button: the Back button.
         step_button: the Step button.
         reset_button: the Reset button.
@@ -121,7 +125,8 @@ class SearchStepper(W.VBox):
         self.slider = W.IntSlider(value=0, min=0, max=n, description="step", continuous_update=True,
                                   readout=True, layout=W.Layout(flex="1 1 auto"))
         self.runner = W.Play(value=0, min=0, max=n, step=1, interval=interval, show_repeat=False,
-                             description="Run", tooltip="Run / Pause")
+                             description="Run", tooltip="Run: ▶ plays every step, ⏸ pauses, ■ back to step 0")
+        self.run_label = W.Label("Run", layout=W.Layout(margin="0 0 0 8px"))
         W.link((self.runner, "value"), (self.slider, "value"))
         self.back_button = W.Button(description="Back", icon="step-backward", tooltip="one step back")
         self.step_button = W.Button(description="Step", icon="step-forward", tooltip="one step")
@@ -132,7 +137,8 @@ class SearchStepper(W.VBox):
         self.step_button.on_click(lambda _b: self.step())
         self.reset_button.on_click(lambda _b: self.reset())
         self.slider.observe(self._on_slider, names="value")
-        controls = W.HBox([self.back_button, self.step_button, self.runner, self.reset_button, self.slider])
+        controls = W.HBox([self.back_button, self.step_button, self.run_label, self.runner, self.reset_button,
+                           self.slider])
         top = W.HBox([self._board, self.tree_view], layout=W.Layout(align_items="flex-start", grid_gap="12px"))
         super().__init__([top, self.info, controls])
         self._render()
@@ -358,7 +364,8 @@ class SearchStepper(W.VBox):
             assert g is not None
             what = {"minimax": "Minimax", "alphabeta": "Alpha-beta", "mcts": "Monte Carlo tree search (UCT)"}
             parts.append((f"{what[t.algorithm]} from this position: {self._label(t.player)} to move; values "
-                          f"are for {self._label(t.player)} (+1 a win, -1 a loss). Press Step or Run.", False))
+                          f"are for {self._label(t.player)} (+1 a win, -1 a loss). Press Step, or ▶ after Run to play "
+                          "every step.", False))
         elif isinstance(ev, MCTSEvent):
             parts.append((self._mcts_text(ev), False))
         else:
@@ -402,7 +409,9 @@ class SearchStepper(W.VBox):
         sim = f"Simulation {ev.simulation}:"
         if ev.kind == "select":
             end = "a finished game" if ev.player is None else "a node with an untried move"
-            return f"{sim} select: UCT walks down to {where}, {end}."
+            if not ev.line:
+                return f"{sim} select: UCT stays at the root, {end}."
+            return f"{sim} select: UCT walks down from the root to {where}, {end}."
         if ev.kind == "expand":
             return f"{sim} expand: add {ev.line[-1]} to the tree ({self._label(ev.player)} to move there)."
         if ev.kind == "rollout":

@@ -193,6 +193,7 @@ class GridBloc(GridBlocKnowledge, GridBlocPicture, GridBlocView, Game):
     presets: ClassVar[dict[str, tuple[str, dict[str, Any]]]] = {
         "9x9": ("9×9, the classic board", {"size": 9}),
         "7x7": ("7×7, an open board", {"size": 7}),
+        "5x5": ("5×5, a short game (about 70 moves)", {"size": 5}),
     }
     how_to_play = (
         "The runner steps to a neighbouring tile (diagonals too) and scores each new tile; the "
