@@ -152,6 +152,7 @@ def test_a_class_of_the_first_schema_is_read_and_upgraded(tmp_path):
     again = Rooms(Store(path)).room("ABCDE")
     rg = again.game_of("bob-token")[0]
     assert "ann-token" in again.former and rg.handed == {0} and len(rg.game.history) == 2
+    assert rg.started == 0.0 and rg.updated > 3.0  # schema 5's column: the start unknown; saved since
     assert again.seats["bob-token"].student_id == ""  # schema 3's column, empty for the seats before it
     cy = again.join("Cy", student_id="s-1234")
     assert Rooms(Store(path)).room("ABCDE").seats[cy.token].student_id == "s-1234"

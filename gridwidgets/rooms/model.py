@@ -134,6 +134,10 @@ class RoomGame:
         agent: the agent playing the :data:`AGENT` seats and the handed ones, if any.
         handed: the player ids the teacher handed to the agent (their seats
             stay in ``players``: the results still name them).
+        started: when the game started (seconds since the epoch, the store's
+            clock); 0 for a game written before the store kept it (unknown).
+        updated: when it was last saved (seconds since the epoch): a
+            finished game's end.
     """
 
     id: int
@@ -142,6 +146,8 @@ class RoomGame:
     game: Game
     agent: Any = None
     handed: set[int] = field(default_factory=set)
+    started: float = 0.0
+    updated: float = 0.0
 
     def students(self) -> set[int]:
         """The player ids of this game played by students (not by the agent, nor handed to it)."""
@@ -889,24 +895,28 @@ class Room:
         from ..menu import start_game
 
         game = start_game(self.game_name, self.board)
-        game_id = self.store.add_game(self.code, self.round, players, game.to_json(indent=None))
+        now = self.store.clock()
+        game_id = self.store.add_game(self.code, self.round, players, game.to_json(indent=None), started=now)
         openings.prepare(game)  # the results compare the class's first choices with this opening's equilibrium
-        return self._attach(game_id, self.round, players, game)
+        return self._attach(game_id, self.round, players, game, started=now, updated=now)
 
     def _attach(self, game_id: int, round_: int, players: list[str], game: Game,
-                handed: Iterable[int] = ()) -> RoomGame:
+                handed: Iterable[int] = (), *, started: float = 0.0, updated: float = 0.0) -> RoomGame:
         """Keep a game: the store's observer first (written before any page hears)."""
         store = self.store
 
         def save(g: Game) -> None:
-            store.save_game(game_id, g.to_json(indent=None), {p: str(m) for p, m in g.hidden_submissions().items()})
+            at = store.clock()
+            store.save_game(game_id, g.to_json(indent=None), {p: str(m) for p, m in g.hidden_submissions().items()},
+                            at=at)
+            rg.updated = at
             self._changed()
 
         game.observe(save)
         handed = set(handed)
         needs_agent = AGENT in players or bool(handed)
         rg = RoomGame(game_id, round_, list(players), game, _make_agent(self.agent_kind) if needs_agent else None,
-                      handed)
+                      handed, started, updated)
         self.games.append(rg)
         self._changed()
         return rg
@@ -1130,11 +1140,13 @@ class Rooms:
                 if len(g["players"]) != len(game.players) or any(not 0 <= p < len(game.players)
                                                                   for p in g["handed"]):
                     raise ValueError("its players do not match the game")
+                started, updated = float(g.get("started") or 0.0), float(g["updated"])
             except (ValueError, TypeError, KeyError) as exc:
                 raise StoreError(f"{path}: game {g['id']} of room {room.code} cannot be read back "
                                  f"({type(exc).__name__}: {str(exc)[:60]}): the file is damaged; restore the class "
                                  "from its backup (--backup), or pass another --db") from None
-            room._attach(int(g["id"]), int(g["round"]), list(g["players"]), game, g["handed"])
+            room._attach(int(g["id"]), int(g["round"]), list(g["players"]), game, g["handed"],
+                         started=started, updated=updated)
         self._restore_polls(data)
         self._restore_exercises(data)
 

@@ -1,8 +1,9 @@
 """A class's results, back to the class: the table of a room's games, the
 standings, plots (win rates by seat, scores by board, and at a game's opening
 simultaneous node the choices people made against the equilibrium mix of
-:func:`gridwidgets.analysis.equilibrium`), and downloads (CSV, and every game
-as its save file in one zip).
+:func:`gridwidgets.analysis.equilibrium`), how long the finished games took
+(:func:`durations`, :func:`durations_summary`: to plan the next lesson), and
+downloads (CSV, and every game as its save file in one zip).
 
 Every function takes a list of rooms (one room, or every room of a game) and
 reads their games under each game's lock. Figures are
@@ -22,9 +23,9 @@ from typing import Any
 from . import openings
 from .model import AGENT, Room
 
-__all__ = ["FORMULA_STARTS", "MIN_BOX", "MIN_GAMES", "NEUTRAL", "choices_figure", "crosstable", "results_csv",
-           "results_table",
-           "safe_cell", "saves_zip", "scores_figure", "standings", "standings_csv", "win_rates_figure"]
+__all__ = ["FORMULA_STARTS", "MIN_BOX", "MIN_GAMES", "NEUTRAL", "choices_figure", "crosstable", "durations",
+           "durations_summary", "results_csv", "results_table", "safe_cell", "saves_zip", "scores_figure",
+           "standings", "standings_csv", "win_rates_figure"]
 
 #: the finished games a chart needs before it means something (fewer: no chart, and the page says so)
 MIN_GAMES = 3
@@ -218,6 +219,79 @@ def standings_csv(room: Room) -> str:
     for column in ("name", "student id"):
         table[column] = table[column].map(safe_cell)
     return table.to_csv(index=False)
+
+
+#: the columns of :func:`durations` before the players' names
+_DURATION_KEYS = ["room", "round", "game", "board"]
+#: the columns of :func:`durations` after the players' names
+_DURATION_VALUES = ["moves", "started", "ended", "seconds", "seconds per move"]
+
+
+def durations(rooms: Sequence[Room]) -> Any:
+    """How long each finished game of ``rooms`` took, as measured by the rooms:
+    from the game's start (when its players were seated) to its last save
+    (its last move), wall-clock time.
+
+    A game still going on is left out, and so is a game whose start is not
+    known (written by a gridwidgets before the rooms kept it: started 0).
+
+    Returns:
+        a :class:`pandas.DataFrame`, one row per such game, oldest first, with
+        the columns ``room`` (code), ``round``, ``game`` (its id in the
+        store), ``board``, ``player 1``, ... (display names, as in
+        :func:`results_table`), ``moves`` (the game's history length),
+        ``started`` and ``ended`` (seconds since the epoch), ``seconds``
+        (ended minus started) and ``seconds per move`` (seconds over moves;
+        ``NaN`` for a game of no moves). No finished game: no rows, the
+        columns ``room`` to ``board`` and ``moves`` to ``seconds per move``.
+    """
+    import pandas as pd
+
+    rows = []
+    for room in rooms:
+        for rg in list(room.games):
+            with rg.game.lock:
+                over, moves = rg.game.is_over, len(rg.game.history)
+                started, ended = rg.started, rg.updated
+            if not over or started <= 0:
+                continue
+            row: dict[str, Any] = {"room": room.code, "round": rg.round, "game": rg.id, "board": room.board}
+            for p in range(len(rg.players)):
+                row[f"player {p + 1}"] = room.player_name(rg, p)
+            seconds = max(0.0, ended - started)
+            row |= {"moves": moves, "started": started, "ended": ended, "seconds": seconds,
+                    "seconds per move": seconds / moves if moves else float("nan")}
+            rows.append(row)
+    if not rows:
+        return pd.DataFrame(columns=[*_DURATION_KEYS, *_DURATION_VALUES])
+    frame = pd.DataFrame(rows)
+    players = [c for c in frame.columns if c not in _DURATION_KEYS and c not in _DURATION_VALUES]
+    return frame[[*_DURATION_KEYS, *players, *_DURATION_VALUES]]
+
+
+def durations_summary(rooms: Sequence[Room]) -> Any:
+    """:func:`durations` per room and board: how long a game takes there.
+
+    Returns:
+        a :class:`pandas.DataFrame`, one row per room and board with a
+        finished game of known start, with the columns ``room``, ``board``,
+        ``games`` (how many), ``median minutes`` and ``90th percentile
+        minutes`` (of the games' durations, in minutes; the percentile by
+        linear interpolation, :meth:`pandas.Series.quantile`) and ``median
+        seconds per move``.
+    """
+    import pandas as pd
+
+    table = durations(rooms)
+    columns = ["room", "board", "games", "median minutes", "90th percentile minutes", "median seconds per move"]
+    if table.empty:
+        return pd.DataFrame(columns=columns)
+    minutes = table["seconds"] / 60.0
+    grouped = table.assign(minutes=minutes).groupby(["room", "board"], sort=False)
+    out = grouped.agg(**{"games": ("game", "size"), "median minutes": ("minutes", "median"),
+                         "90th percentile minutes": ("minutes", lambda m: m.quantile(0.9)),
+                         "median seconds per move": ("seconds per move", "median")})
+    return out.reset_index()[columns]
 
 
 def _finished(rooms: Sequence[Room]) -> list[tuple[Room, Any]]:

@@ -7,7 +7,8 @@ paused, the round, closed), ``seats`` (a student's display name and seat
 token, removed by the teacher or not), ``games`` (the players of each game,
 seat tokens or the agent, the seats the teacher handed to the agent, and the
 game's save file, :meth:`~gridwidgets.core.Game.to_json`, plus any hidden
-submissions still pending, which a save file leaves out) and
+submissions still pending, which a save file leaves out; when it started and
+when it was last saved, in seconds since the epoch: schema 5) and
 ``teacher_sessions`` (digests of the teacher's session cookies), ``polls``
 and ``poll_answers`` (each class poll's position, player, state and analysis,
 and every answer given, changes included: :mod:`gridwidgets.rooms.polls`),
@@ -39,6 +40,7 @@ import os
 import sqlite3
 import threading
 import time
+from collections.abc import Callable
 from os import PathLike
 from pathlib import Path
 from typing import Any
@@ -48,7 +50,7 @@ __all__ = ["APPLICATION_ID", "SCHEMA_VERSION", "Store", "StoreError", "backup"]
 #: ``PRAGMA application_id`` of a rooms database ("gwRm"): another program's SQLite file is told apart
 APPLICATION_ID = 0x6777526D
 #: the schema this version writes (``PRAGMA user_version``); 1 was the first, with no application id
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 #: seconds between two checkpoints while the class is being written
 CHECKPOINT_EVERY = 30.0
 _HEADER = b"SQLite format 3\x00"
@@ -87,7 +89,8 @@ CREATE TABLE IF NOT EXISTS games (
     save TEXT NOT NULL,
     pending TEXT NOT NULL DEFAULT '{}',
     updated REAL NOT NULL,
-    handed TEXT NOT NULL DEFAULT '[]'
+    handed TEXT NOT NULL DEFAULT '[]',
+    started REAL NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS teacher_sessions (
     digest TEXT PRIMARY KEY,
@@ -142,6 +145,8 @@ _MIGRATE_1 = [
 #: schema 2 -> 3: a seat's student id, given at join for grades
 _MIGRATE_2 = ["ALTER TABLE seats ADD COLUMN student_id TEXT NOT NULL DEFAULT ''"]
 # schema 3 -> 4: the polls and exercise sets' tables, new (made by _SCHEMA's CREATE ... IF NOT EXISTS)
+#: schema 4 -> 5: when each game started (0: unknown, a game written before schema 5)
+_MIGRATE_4 = ["ALTER TABLE games ADD COLUMN started REAL NOT NULL DEFAULT 0"]
 
 
 class StoreError(ValueError):
@@ -187,6 +192,8 @@ class Store:
     Args:
         path: the database file (made if it does not exist); ``":memory:"``
             for a database that lives only as long as this object.
+        clock: the wall clock every time written comes from (seconds since
+            the epoch); :func:`time.time` unless a test drives time itself.
 
     Raises:
         StoreError: for a file that is not a class's database, a damaged one,
@@ -196,8 +203,10 @@ class Store:
     sessions and the agents write from several threads).
     """
 
-    def __init__(self, path: str | PathLike[str]) -> None:
+    def __init__(self, path: str | PathLike[str], *, clock: Callable[[], float] = time.time) -> None:
         self.path = str(path)
+        #: the wall clock of every time written (seconds since the epoch)
+        self.clock = clock
         self._lock = threading.Lock()
         self._last_checkpoint = time.monotonic()
         memory = self.path == ":memory:"
@@ -281,6 +290,9 @@ class Store:
                 if version <= 2:
                     for sql in _MIGRATE_2:
                         db.execute(sql)
+                if version <= 4:
+                    for sql in _MIGRATE_4:
+                        db.execute(sql)
                 db.execute(f"PRAGMA application_id={APPLICATION_ID}")
                 db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
                 db.execute("COMMIT")
@@ -337,7 +349,7 @@ class Store:
     def add_room(self, code: str, game: str, board: str, pairing: str, agent: str, teacher_token: str) -> None:
         """Record a new room (round 1, not paused, open)."""
         self._write("INSERT INTO rooms (code, game, board, pairing, agent, teacher_token, created) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?)", (code, game, board, pairing, agent, teacher_token, time.time()))
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)", (code, game, board, pairing, agent, teacher_token, self.clock()))
 
     def set_room(self, code: str, *, paused: bool, round: int, closed: bool = False) -> None:
         """Record a room's pause, round and whether it is closed."""
@@ -362,21 +374,33 @@ class Store:
     def add_seat(self, token: str, room: str, name: str, student_id: str = "") -> None:
         """Record a student's seat in a room (``student_id``: given at join for grades, or ``""``)."""
         self._write("INSERT INTO seats (token, room, name, joined, student_id) VALUES (?, ?, ?, ?, ?)",
-                    (token, room, name, time.time(), student_id))
+                    (token, room, name, self.clock(), student_id))
 
     def set_seat(self, token: str, *, name: str, removed: bool) -> None:
         """Record a seat's display name and whether the teacher removed it."""
         self._write("UPDATE seats SET name = ?, removed = ? WHERE token = ?", (name, int(removed), token))
 
-    def add_game(self, room: str, round: int, players: list[str], save: str) -> int:
-        """Record a new game of a room; return its id."""
-        return self._write("INSERT INTO games (room, round, players, save, updated) VALUES (?, ?, ?, ?, ?)",
-                           (room, int(round), json.dumps(players), save, time.time()))
+    def add_game(self, room: str, round: int, players: list[str], save: str, *, started: float | None = None) -> int:
+        """Record a new game of a room; return its id.
 
-    def save_game(self, game_id: int, save: str, pending: dict[int, str]) -> None:
-        """Record a game's position: its save file and its pending hidden submissions."""
+        Args:
+            started: when it started (seconds since the epoch; also its first
+                save); ``None``: now, by :attr:`clock`.
+        """
+        at = self.clock() if started is None else float(started)
+        return self._write("INSERT INTO games (room, round, players, save, updated, started) VALUES (?, ?, ?, ?, ?, ?)",
+                           (room, int(round), json.dumps(players), save, at, at))
+
+    def save_game(self, game_id: int, save: str, pending: dict[int, str], *, at: float | None = None) -> None:
+        """Record a game's position: its save file and its pending hidden submissions.
+
+        Args:
+            at: when (seconds since the epoch; the game's ``updated``);
+                ``None``: now, by :attr:`clock`.
+        """
         self._write("UPDATE games SET save = ?, pending = ?, updated = ? WHERE id = ?",
-                    (save, json.dumps({str(p): m for p, m in pending.items()}), time.time(), int(game_id)))
+                    (save, json.dumps({str(p): m for p, m in pending.items()}),
+                     self.clock() if at is None else float(at), int(game_id)))
 
     def set_handed(self, game_id: int, handed: list[int]) -> None:
         """Record which players of a game the teacher handed to the agent."""
@@ -386,7 +410,7 @@ class Store:
     def add_poll(self, room: str, save: str, player: int, source: str) -> int:
         """Record a new poll of a room (open); return its id."""
         return self._write("INSERT INTO polls (room, save, player, source, opened) VALUES (?, ?, ?, ?, ?)",
-                           (room, save, int(player), source, time.time()))
+                           (room, save, int(player), source, self.clock()))
 
     def set_poll(self, poll_id: int, state: str, analysis: dict[str, Any] | None = None) -> None:
         """Record a poll's state (and its analysis, once computed)."""
@@ -404,7 +428,7 @@ class Store:
     def add_exercise_set(self, room: str, data: str) -> int:
         """Record an exercise set given to a room (its file's text); return its id."""
         return self._write("INSERT INTO exercise_sets (room, data, assigned) VALUES (?, ?, ?)",
-                           (room, data, time.time()))
+                           (room, data, self.clock()))
 
     def end_exercise_set(self, set_id: int) -> None:
         """Record that an exercise set is off the students' screens."""
@@ -422,7 +446,7 @@ class Store:
     def add_session(self, session: str) -> None:
         """Record a teacher's session (only its digest is kept)."""
         self._write("INSERT OR IGNORE INTO teacher_sessions (digest, created) VALUES (?, ?)",
-                    (_digest(session), time.time()))
+                    (_digest(session), self.clock()))
 
     def has_session(self, session: str) -> bool:
         """Whether ``session`` is a live teacher's session."""
