@@ -133,18 +133,23 @@ def _has_normal_move(state, p):
 
 
 @njit(cache=True, inline="always")
+def _move_set(state):
+    """Where the mover's legal cells are, as ``(offset, flip)``: the bit set
+    at ``offset`` XOR ``flip``, the targets of the active tiles (GM-4), or
+    every open cell (``OCC`` flipped; GM-2, GM-7)."""
+    p = state[TO_MOVE]
+    if state[OPENED + p] and not state[OWED + p]:
+        _targets(state, p)
+        return OCC + 5 * state[WORDS], 0
+    return OCC, -1
+
+
+@njit(cache=True, inline="always")
 def legal(state, out):
     if state[OVER]:
         return 0
-    p = state[TO_MOVE]
     words = state[WORDS]
-    if state[OPENED + p] and not state[OWED + p]:
-        _targets(state, p)
-        cells = OCC + 5 * words
-        flip = 0
-    else:  # every open cell (GM-2, GM-7)
-        cells = OCC
-        flip = -1
+    cells, flip = _move_set(state)
     k = 0
     for w in range(words):
         x = state[cells + w] ^ flip
@@ -160,19 +165,14 @@ def draw(state, mt, buf):
     """The move ``buf[randbelow(mt, legal(state, buf))]`` gives, found in the
     bit sets without listing the moves: the same number drawn from their
     count (the targets' bits, or the open cells), then its bit found."""
-    p = state[TO_MOVE]
     words = state[WORDS]
-    if state[OPENED + p] and not state[OWED + p]:
-        _targets(state, p)
-        cells = OCC + 5 * words
-        flip = 0
+    cells, flip = _move_set(state)
+    if flip:
+        n = state[OPEN]
+    else:
         n = 0
         for w in range(words):
             n += popcount(state[cells + w])
-    else:  # every open cell (GM-2, GM-7)
-        cells = OCC
-        flip = -1
-        n = state[OPEN]
     r = randbelow(mt, n)
     for w in range(words):
         x = state[cells + w] ^ flip
