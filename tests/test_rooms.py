@@ -106,6 +106,21 @@ def test_round_robin_meets_everyone_once_over_the_rounds(db):
     assert sum(AGENT in g.players for g in games) == 1
 
 
+def test_round_progress_counts_this_rounds_games_over_not_the_last_rounds(db):
+    room = Rooms(Store(db)).create("gridlock", board="4x4", pairing="round-robin")
+    for n in "ABCD":
+        room.join(n)
+    assert room.round_progress() == (0, 0)  # no round started yet
+    first = room.next_round(room.teacher_token)
+    assert room.round_progress() == (0, 2)
+    _finish(room, first[:1], lambda rg: None)
+    assert room.round_progress() == (1, 2)
+    _finish(room, first[1:], lambda rg: None)
+    assert room.round_progress() == (2, 2)
+    room.next_round(room.teacher_token)  # the finished round's games no longer count
+    assert room.round_progress() == (0, 2)
+
+
 def _finish(room, games, winner_of):
     """Play each of ``games`` to its end so that ``winner_of(game)`` (0 or 1, or None: any) wins, with legal moves
     (random games from the start until one ends so)."""

@@ -559,8 +559,10 @@ def RoomPanel(room: Room, key: Callable[[], str], rooms: Rooms, version: Any) ->
     with solara.Card(classes=["gw-room-panel"]):
         with solara.Row(style={"align-items": "center", "gap": "16px", "flex-wrap": "wrap"}):
             solara.HTML(tag="span", unsafe_innerHTML=room.code, classes=["gw-room-code"])
+            over, total = room.round_progress()
             solara.Text(f"{menu[room.game_name].label}, {room.board} · {PAIRING_LABELS[room.pairing]} · "
-                        f"round {room.round}")
+                        f"round {room.round}" + (f" · {over} of {total} games over" if total else ""),
+                        classes=["gw-round-progress"])
         _p(f"Students open <b>{escape(students_address())}</b> and type <b>{room.code}</b> (or scan the "
            "projector view's QR code).")
         with solara.Row(style={"gap": "12px", "flex-wrap": "wrap"}):

@@ -293,6 +293,18 @@ class Room:
         with self._lock:
             return [self.seats[t] for t in self._waiting()]
 
+    def round_progress(self) -> tuple[int, int]:
+        """``(over, games)``: how many of this round's games are over, of how
+        many. The lesson plans start the next round when nine in ten are over
+        (docs/lessons.md): a round waits longest for its slowest pair."""
+        with self._lock:
+            games = [rg for rg in self.games if rg.round == self.round]
+        over = 0
+        for rg in games:
+            with rg.game.lock:
+                over += rg.game.is_over
+        return over, len(games)
+
     def _waiting(self) -> list[str]:
         busy = {t for g in self.games if g.round == self.round for t in g.players}
         return [t for t in self.seats if t not in busy]

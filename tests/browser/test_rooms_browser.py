@@ -284,6 +284,8 @@ def test_a_swiss_tournament_of_two_rounds_on_four_devices_has_standings_after_ea
                         page.wait_for_function(
                             "(v) => document.querySelector('[data-game=\"gridlock\"]').dataset.version !== v",
                             arg=version)
+            # the teacher's line counts the round's games over (the lesson plans' cue for Next round)
+            teacher.locator(".gw-round-progress").filter(has_text=f"round {rnd} · 2 of 2 games over").wait_for()
         standings = download_standings(teacher)
         header = standings[0].split(",")
         assert header[:10] == ["rank", "name", "student id", "played", "won", "drawn", "lost", "points", "Buchholz",
