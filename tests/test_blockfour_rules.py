@@ -401,3 +401,35 @@ def test_save_load_and_undo_through_a_turn():
     g.play(g.legal_moves()[0], player=g.current_player)
     g.undo()
     assert g.to_json() == before
+
+
+def test_bf7_a_skipped_placement_is_in_the_history_and_the_steps_decisions_replay_the_game():
+    """BF-7: a placement that cannot be made is skipped ("T:-"): the rules
+    play it, so ``history`` lists it after the placement it followed while
+    ``play`` would refuse it; the steps' decisions replay the game exactly
+    (what ``Game.history`` tells a user to do)."""
+    import random
+
+    skipped = 0
+    for seed in range(60):
+        rng, g = random.Random(seed), BlockFour(seed=0)
+        while not g.is_over:
+            for p in g.players_to_move:
+                g.play(rng.choice(g.legal_moves(p)), player=p)
+        autos = [m for step in g.steps for m in step.automatic]
+        skipped += sum(str(m).endswith(":-") for m in autos)
+        replay = BlockFour(seed=0)
+        for step in g.steps:
+            if step.players is None:
+                replay.play(step.moves[0])
+            else:
+                for p, m in zip(step.players, step.moves[: len(step.players)], strict=True):
+                    replay.play(m, player=p)
+        assert replay.history == g.history and replay.to_json() == g.to_json(), f"game {seed}"
+        if any(str(m).endswith(":-") for m in autos):  # the history itself, move by move, is refused
+            naive, moves = BlockFour(seed=0), g.history
+            with pytest.raises(IllegalMoveError):
+                while moves:
+                    for p in naive.players_to_move:
+                        naive.play(moves.pop(0), player=p)
+    assert skipped > 0, "some of these games skip a placement: the case this test is about"

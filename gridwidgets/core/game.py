@@ -362,7 +362,13 @@ class Game(KnowledgeHooks, PictureHooks, TerminalHooks, ViewHooks, ABC):
     def history(self) -> list[Any]:
         """The moves played, oldest first (a copy; ``str(m)`` is the notation).
         A joint action stands as its submissions in player order; a hidden
-        submission is not here."""
+        submission is not here. The moves the rules made by themselves (a
+        forced pass) are here too, after the decision they followed
+        (:attr:`Step.automatic <gridwidgets.core.moves.Step.automatic>`), and
+        :meth:`play` refuses them, so to replay a game play the decisions of
+        its :attr:`steps` instead: a step's ``moves[0]``, or for a joint
+        action (``players`` not ``None``) each of its first ``len(players)``
+        moves for its player."""
         return list(self._history)
 
     @property
