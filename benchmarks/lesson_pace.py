@@ -19,11 +19,11 @@ What it does, for each lesson of ``docs/lessons.md``:
 - the room's clock (``Store(clock=...)``) is an event clock that jumps from
   move to move, so a lesson of 50 minutes runs in seconds to minutes; the
   rooms record each game's start and end as they would in class;
-- then reads the rooms' file back with
-  :func:`gridwidgets.rooms.results.durations` and
-  :func:`~gridwidgets.rooms.results.durations_summary` and prints, per
-  lesson, the minutes of a game (median, 90th percentile) and of a round
-  (from the round's start to its last game's end: what the class waits).
+- then reads the rooms' files back with
+  :func:`gridwidgets.rooms.results.durations` and prints, per lesson, the
+  minutes of a game (median, 90th percentile) and of a round (from the
+  round's start until nine games in ten, or all, have ended: what the class
+  waits).
 
 **The human pace.** ``benchmarks/data/human_pace.csv`` holds, for each of 40
 people, the 0th, 5th, ..., 100th percentiles of their response times (seconds
@@ -224,38 +224,36 @@ def rehearse(lesson: Lesson, students: int, pace: list[list[float]], folder: Pat
     return path
 
 
-def round_minutes(table: Any, share: float = 1.0) -> list[float]:
+def round_minutes(table: Any, share: float = 1.0) -> Any:
     """Per room and round: minutes from the round's start (its first game's)
-    until ``share`` of its games had ended (1.0: the last game's end)."""
-    out = []
-    for _key, part in table.groupby(["room", "round"]):
+    until ``share`` of its games had ended (1.0: the last game's end), as a
+    :class:`pandas.Series` indexed by ``(room, round)``."""
+
+    def span(part: Any) -> float:
         ends = sorted(part["ended"])
         k = max(1, math.ceil(share * len(ends) - 1e-9))
-        out.append((ends[k - 1] - part["started"].min()) / 60.0)
-    return out
+        return (ends[k - 1] - part["started"].min()) / 60.0
+
+    return table.groupby(["room", "round"])[["started", "ended"]].apply(span)
 
 
 def summarise(lesson: Lesson, files: list[Path]) -> dict[str, Any]:
     """The figures of ``lesson`` over the rooms' files ``files`` (one class each)."""
-    rooms = [room for f in files for room in Rooms(Store(f)).rooms()]
-    table = results.durations(rooms)
+    table = results.durations([room for f in files for room in Rooms(Store(f)).rooms()])
     minutes = table["seconds"] / 60.0
     every, most = round_minutes(table, 1.0), round_minutes(table, 0.9)
-    per_class_all = [sum(round_minutes(part, 1.0)) for _r, part in table.groupby("room")]
-    per_class_most = [sum(round_minutes(part, 0.9)) for _r, part in table.groupby("room")]
     return {
-        "lesson": lesson.number, "what": lesson.title, "games": len(table),
+        "games": len(table),
         "moves a game (median)": statistics.median(table["moves"]),
         "seconds a move (median)": statistics.median(table["seconds per move"]),
         "minutes a game (median)": statistics.median(minutes),
         "minutes a game (90th pct)": float(minutes.quantile(0.9)),
-        "round, 9 in 10 over (median)": statistics.median(most),
-        "round, all over (median)": statistics.median(every),
-        "round, all over (longest)": max(every),
-        "rounds, 9 in 10 (median class)": statistics.median(per_class_most),
-        "rounds, all over (median class)": statistics.median(per_class_all),
+        "round, 9 in 10 over (median)": most.median(),
+        "round, all over (median)": every.median(),
+        "round, all over (longest)": every.max(),
+        "rounds, 9 in 10 (median class)": most.groupby(level="room").sum().median(),
+        "rounds, all over (median class)": every.groupby(level="room").sum().median(),
         "the plan's minutes": lesson.budget,
-        "summary": results.durations_summary(rooms),
     }
 
 
@@ -273,7 +271,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     pace = load_pace()
     print(f"human pace: {len(pace)} players' response times (van Opheusden et al. 2023, human vs human)")
-    rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for lesson in LESSONS:
             if lesson.number not in args.lesson:
@@ -282,13 +279,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             classes = args.classes or lesson.classes
             files = [rehearse(lesson, args.students, pace, Path(tmp), args.seed + k) for k in range(classes)]
             row = summarise(lesson, files)
-            row["run s"] = time.perf_counter() - began
-            rows.append(row)
+            games = row.pop("games")
             print(f"\nlesson {lesson.number}: {lesson.title}: {classes} classes of {args.students}, "
-                  f"{row['games']} games, rehearsed in {row['run s']:.1f} s")
+                  f"{games} games, rehearsed in {time.perf_counter() - began:.1f} s")
             for key, value in row.items():
-                if key not in ("lesson", "what", "summary", "run s", "games"):
-                    print(f"  {key:34} {value:8.1f}")
+                print(f"  {key:34} {value:8.1f}")
     return 0
 
 

@@ -76,9 +76,9 @@ def test_a_turn_based_game_lasts_its_moves_times_the_think_time_and_a_round_its_
     first = int(table["round"].min())  # the room counts from 1; the teacher's first Next round is 2
     assert sorted(set(table["round"])) == list(range(first, first + rounds))
     longest = table.groupby("round")["seconds"].max().tolist()
-    assert pace_mod.round_minutes(table, 1.0) == pytest.approx([s / 60 for s in longest])
+    assert pace_mod.round_minutes(table, 1.0).tolist() == pytest.approx([s / 60 for s in longest])
     shortest = table.groupby("round")["seconds"].min().tolist()
-    assert pace_mod.round_minutes(table, 0.1) == pytest.approx([s / 60 for s in shortest])
+    assert pace_mod.round_minutes(table, 0.1).tolist() == pytest.approx([s / 60 for s in shortest])
     starts = table.groupby("round")["started"].min().tolist()
     for r in range(1, rounds):  # the next round starts when the last game of this one ends
         assert starts[r] == pytest.approx(starts[r - 1] + longest[r - 1])
