@@ -9,6 +9,9 @@ game. Give agents seats in a widget with ``g.widget(agents={1: agent})``.
 - :class:`GreedyAgent`: one-ply search with the game's evaluation.
 - :class:`MCTSAgent`: Monte Carlo tree search (UCT; decoupled UCT at
   simultaneous nodes), with root statistics for hints.
+- :class:`SMMCTSAgent`: simultaneous-move MCTS with a Hannan-consistent
+  selection rule (regret matching or Exp3; Lisý et al. 2013), whose root
+  mean strategy converges toward an equilibrium (:func:`sm_mcts`).
 - :class:`OpenSpielAgent`: any OpenSpiel bot (``open_spiel`` extra).
 - :class:`AlphaBetaAgent`: negamax with alpha-beta, iterative deepening and
   a transposition table, for two-player zero-sum turn-based games.
@@ -31,6 +34,7 @@ from .greedy import GreedyAgent
 from .mcts import MCTSAgent
 from .multiplayer import MaxnAgent, ParanoidAgent
 from .openspiel import OpenSpielAgent
+from .smmcts import SMMCTSAgent, SMMCTSResult, sm_mcts
 
 __all__ = [
     "Agent",
@@ -41,7 +45,10 @@ __all__ = [
     "OpenSpielAgent",
     "ParanoidAgent",
     "RandomAgent",
+    "SMMCTSAgent",
+    "SMMCTSResult",
     "ScriptedAgent",
+    "sm_mcts",
 ]
 
 

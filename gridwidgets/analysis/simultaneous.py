@@ -288,6 +288,16 @@ def _is_joint(game: Game) -> bool:
         and tuple(game.players_to_move) == (0, 1)
 
 
+def _takes_player(agent: Agent) -> bool:
+    """Whether ``agent.choose`` takes a ``player=`` keyword."""
+    import inspect
+
+    try:
+        return "player" in inspect.signature(agent.choose).parameters
+    except (TypeError, ValueError):  # pragma: no cover - a builtin or odd callable
+        return False
+
+
 def why_not_stacked(game: Game) -> str:
     """Why :func:`solve_simultaneous` does not apply to ``game`` (from its
     :class:`~gridwidgets.core.gametype.GameType`), or ``""`` when it does."""
@@ -869,8 +879,11 @@ class SubgamePerfectAgent(Agent):
       the exact values of what follows each joint action); at a sequential
       node it plays a best move (the first in the game's order);
       :attr:`last_exact` is True;
-    - too large for the time: it asks ``fallback`` (default: Monte Carlo tree
-      search, :class:`~gridwidgets.agents.MCTSAgent`), an estimate and not an
+    - too large for the time: it asks ``fallback`` (default: simultaneous-move
+      Monte Carlo tree search with regret matching,
+      :class:`~gridwidgets.agents.SMMCTSAgent`, whose mean strategy at a
+      simultaneous node converges toward an equilibrium mix as its budget grows;
+      Lisý, Kovařík, Lanctot & Bošanský, NeurIPS 2013), an estimate and not an
       equilibrium; :attr:`last_exact` is False.
 
     A solution is kept and its transposition table reused for the positions
@@ -887,7 +900,11 @@ class SubgamePerfectAgent(Agent):
             :class:`~gridwidgets.agents.RandomAgent`), so the same seed in the
             same position gives the same choice, also after an undo.
         fallback: the agent for positions the solver does not settle in time
-            (default ``MCTSAgent(simulations=1000, seed=seed)``).
+            (default ``SMMCTSAgent(iterations=1000, selection="rm", seed=seed)``;
+            it used to be ``MCTSAgent(simulations=1000, seed=seed)``, decoupled
+            UCT, which has no convergence guarantee at simultaneous nodes). An
+            agent whose ``choose`` takes ``player=`` (as ``SMMCTSAgent``'s does) is
+            told the player it chooses for.
 
     Attributes:
         last_exact: whether the last choice came from the exact solution.
@@ -913,9 +930,10 @@ class SubgamePerfectAgent(Agent):
 
     @staticmethod
     def _default_fallback(seed: int | None) -> Agent:
-        from ..agents.mcts import MCTSAgent
+        """Simultaneous-move MCTS with regret matching (an estimate that converges, not an equilibrium)."""
+        from ..agents.smmcts import SMMCTSAgent
 
-        return MCTSAgent(simulations=1000, seed=seed)
+        return SMMCTSAgent(iterations=1000, selection="rm", seed=seed)
 
     @property
     def name(self) -> str:
@@ -986,6 +1004,8 @@ class SubgamePerfectAgent(Agent):
         except SolveBudgetExceeded:
             self._solution = None
         self.last_exact = False
+        if _takes_player(self.fallback):
+            return self.fallback.choose(game, player=p)  # type: ignore[call-arg]
         return self.fallback.choose(game)
 
     def _node(self, base: Game) -> SimultaneousNode | None:
