@@ -251,7 +251,7 @@ class SMMCTSResult:
 
     @property
     def rows(self) -> list[str]:
-        """Player 0's root choices (as :attr:`SimultaneousNode.rows <gridwidgets.analysis.SimultaneousNode>`)."""
+        """Player 0's root choices (in the order of the exact solver's ``SimultaneousNode.rows``)."""
         return self.moves[0]
 
     @property
