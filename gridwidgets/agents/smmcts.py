@@ -465,13 +465,6 @@ def sm_mcts(
             returns, chance moves or hidden information beyond simultaneous
             choices; a game that is over; bad settings.
         TypeError: if ``game`` is not a game.
-
-    Example:
-        >>> import gridwidgets as gw
-        >>> from gridwidgets.agents.smmcts import sm_mcts
-        >>> g = gw.Gridlock(rows=2, cols=2)
-        >>> sorted(sm_mcts(g, 200, seed=1).mix(0)) == sorted(str(m) for m in g.legal_moves())
-        True
     """
     _check_game(game, "sm_mcts()")
     g = _check_settings(iterations, selection, gamma, exploration)
