@@ -30,7 +30,7 @@ uniform over three bids) and ``EVEN`` (value 0) of
 ``Stacked(seed=23, depth=4, hashes=8)`` of ``tests/stacked.py`` (value 0.6,
 a mixed equilibrium on a 2x2 root: (0.8, 0.2) against (0.2, 0.8)).
 
-    .venv/bin/python benchmarks/smmcts_convergence.py                      # about 6 minutes on one core
+    .venv/bin/python benchmarks/smmcts_convergence.py                      # about 8 minutes on one core
     .venv/bin/python benchmarks/smmcts_convergence.py --budgets 100 1000 --seeds 2 --no-plot
 """
 
