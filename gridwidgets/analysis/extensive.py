@@ -161,8 +161,9 @@ def tree_size(game: Game, max_nodes: int | None = None) -> int:
 
 
 class _Writer:
-    def __init__(self, game: Game, order: tuple[int, int]) -> None:
+    def __init__(self, game: Game, order: tuple[int, int], forced: bool = True) -> None:
         self.work = game.copy()
+        self.forced = forced
         self.number = {p: order.index(p) + 1 for p in (0, 1)}  # Gambit's number of each player
         self.first = order[0]
         self.lines: list[str] = []
@@ -193,10 +194,12 @@ class _Writer:
             rows, cols = w.legal_moves(0), w.legal_moves(1)
             row_list = " ".join(_quote(_label(str(a))) for a in rows)
             col_list = " ".join(_quote(_label(str(b))) for b in cols)
-            self.lines.append(f'p "" {self.number[0]} {self.infoset(0)} "" {{ {row_list} }} 0')
+            if self.forced or len(rows) > 1:
+                self.lines.append(f'p "" {self.number[0]} {self.infoset(0)} "" {{ {row_list} }} 0')
             blind = self.infoset(1)
             for a in rows:
-                self.lines.append(f'p "" {self.number[1]} {blind} "" {{ {col_list} }} 0')
+                if self.forced or len(cols) > 1:
+                    self.lines.append(f'p "" {self.number[1]} {blind} "" {{ {col_list} }} 0')
                 for b in cols:
                     w.play(a, player=0)
                     w.play(b, player=1)
@@ -208,7 +211,8 @@ class _Writer:
         p = w.current_player
         moves = w.legal_moves()
         labels = " ".join(_quote(_label(str(m))) for m in moves)
-        self.lines.append(f'p "" {self.number[p]} {self.infoset(p)} "" {{ {labels} }} 0')
+        if self.forced or len(moves) > 1:
+            self.lines.append(f'p "" {self.number[p]} {self.infoset(p)} "" {{ {labels} }} 0')
         for m in moves:
             w.play(m)
             try:
@@ -217,7 +221,8 @@ class _Writer:
                 w.undo()
 
 
-def to_efg(game: Game, max_nodes: int = DEFAULT_MAX_NODES, title: str = "", first: int = 0) -> str:
+def to_efg(game: Game, max_nodes: int = DEFAULT_MAX_NODES, title: str = "", first: int = 0,
+           forced: bool = True) -> str:
     """The game tree from ``game``'s position as a Gambit extensive-form file (``EFG 2 R``).
 
     See the module docstring for the encoding: a simultaneous node is the
@@ -255,10 +260,11 @@ def to_efg(game: Game, max_nodes: int = DEFAULT_MAX_NODES, title: str = "", firs
         title = f"{type(game).game_type.long_name}: {where}"
     order = (0, 1) if first == 0 else (1, 0)
     names = " ".join(_quote(_label(str(game.players[p]))) for p in order)
-    w = _Writer(game, order)
+    w = _Writer(game, order, forced)
+    less = "" if forced else " (less those of one choice)"
+    p0, p1 = _ascii(str(game.players[0])), _ascii(str(game.players[1]))
     w.lines = [f"EFG 2 R {_quote(_ascii(title))} {{ {names} }}",
-               _quote(f"{size} nodes; payoffs of {_ascii(str(game.players[0]))} v = (r0 - r1) / 2, "
-                      f"of {_ascii(str(game.players[1]))} -v"), ""]
+               _quote(f"{size} nodes{less}; payoffs of {p0} v = (r0 - r1) / 2, of {p1} -v"), ""]
     old = sys.getrecursionlimit()
     try:
         sys.setrecursionlimit(max(old, _deep(game)))
@@ -294,13 +300,19 @@ def gambit_solve(game: Game, max_nodes: int = DEFAULT_MAX_NODES, rational: bool 
     read back by ``pygambit.read_efg``, solved by ``pygambit.nash.lp_solve``
     (the sequence-form linear program for two-player constant-sum games).
 
-    pygambit 16.7's ``lp_solve`` on an extensive game returns an all-zero
-    profile (not a behaviour profile, payoffs 0) when Gambit's player 1's
-    value equals its smallest payoff (e.g. a one-move game paying -1
-    whatever the move). So the result is checked: where the root's
-    probabilities do not sum to 1, the same tree is solved again with
+    pygambit 16.7's ``lp_solve`` on an extensive game sometimes returns a
+    profile that is not a behaviour profile, with a wrong value: zero
+    probabilities at every choice of an information set that play reaches
+    (seen where Gambit's player 1's value equals its smallest payoff, e.g. a
+    one-move game paying -1 whatever the move, and at information sets with
+    one choice). So the result is checked: where a reached information
+    set's probabilities do not sum to 1, the same tree is solved again with
     the players listed the other way round (``to_efg(..., first=1)``; the
-    game is the same), and ``details["players_swapped"]`` says so.
+    game is the same), and ``details["players_swapped"]`` says so; where
+    that fails too and the game has one outcome only, its payoffs are the
+    value (``details["constant"]``); otherwise ``RuntimeError``. The tree is
+    written without decisions of one choice (``forced=False``), on which
+    Gambit's LP also fails (the same game).
 
     Args:
         game: a position (see :func:`to_efg`).
@@ -324,12 +336,11 @@ def gambit_solve(game: Game, max_nodes: int = DEFAULT_MAX_NODES, rational: bool 
     import io
 
     for first in (0, 1):
-        text = to_efg(game, max_nodes, first=first)
+        text = to_efg(game, max_nodes, first=first, forced=False)
         efg = pygambit.read_efg(io.StringIO(text))
         eq = pygambit.nash.lp_solve(efg, rational=rational).equilibria[0]
         players = list(efg.players)
-        root = efg.root.infoset  # None where the game is over already
-        if root is None or abs(float(sum(eq[a] for a in root.actions)) - 1.0) <= 1e-6:
+        if _behaviour_profile(eq, players):
             pays = [float(eq.payoff(p)) for p in players]
             if first == 1:
                 pays.reverse()
@@ -337,7 +348,27 @@ def gambit_solve(game: Game, max_nodes: int = DEFAULT_MAX_NODES, rational: bool 
                                     solver=f"pygambit {pygambit.__version__} lp_solve (sequence form)",
                                     nodes=tree_size(game, max_nodes), seconds=time.perf_counter() - start,
                                     details={"efg_chars": len(text), "players_swapped": first == 1})
+        outcomes = list(efg.outcomes)
+        if len(outcomes) == 1:  # one payoff whatever anyone does: every profile is an equilibrium
+            pays = [float(outcomes[0][p]) for p in players]
+            if first == 1:
+                pays.reverse()
+            return ExternalSolution(value=pays[0], payoffs=(pays[0], pays[1]),
+                                    solver=f"pygambit {pygambit.__version__} (one outcome)",
+                                    nodes=tree_size(game, max_nodes), seconds=time.perf_counter() - start,
+                                    details={"efg_chars": len(text), "players_swapped": first == 1,
+                                             "constant": True})
     raise RuntimeError("Gambit's lp_solve returned no behaviour profile with either player first")
+
+
+def _behaviour_profile(eq: Any, players: list[Any]) -> bool:
+    """Whether Gambit's result is a behaviour profile where it matters: at every
+    information set reached with positive probability, the choices' probabilities sum to 1."""
+    for p in players:
+        for infoset in p.infosets:
+            if float(eq.infoset_prob(infoset)) > 1e-9 and abs(float(sum(eq[a] for a in infoset.actions)) - 1) > 1e-6:
+                return False
+    return True
 
 
 def openspiel_solve(game: Game, max_nodes: int = DEFAULT_MAX_NODES) -> ExternalSolution:
