@@ -15,8 +15,11 @@ the whole game tree from the position is solved three ways, in one run:
   (cvxpy with ECOS).
 
 Each time includes the export (writing and reading the file, wrapping the
-position); ours is the best of ``--repeat`` solves (each from scratch: a new
-transposition table). The table gives the three values, the largest
+position), not the import of the solver's package; ours is the best of
+``--repeat`` solves (each from scratch: a new transposition table). Gambit
+and OpenSpiel each run in a child process with ``--timeout`` seconds and
+``--memory`` GB (an over-long solve is shown as ``inf`` and its ratio is then
+a lower bound: ``inf`` means "more than the timeout over ours"). The table gives the three values, the largest
 difference between them, the three times and ``ratio = min(Gambit, OpenSpiel)
 / ours``.
 
@@ -121,22 +124,57 @@ def _has_bid(game: gw.BlockFour, is_joint) -> bool:  # type: ignore[no-untyped-d
     return False
 
 
+def _child(which: str, text: str, max_nodes: int, memory: int, out) -> None:  # type: ignore[no-untyped-def]
+    """Run one outside solver in a child process (its memory capped at ``memory`` bytes)."""
+    import resource
+
+    import pygambit  # noqa: F401 - imported before the solver's clock starts
+    import pyspiel  # noqa: F401
+    from open_spiel.python.algorithms import sequence_form_lp  # noqa: F401
+
+    if memory:
+        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+    pos = gw.BlockFour.from_position(text)
+    try:
+        sol = (gambit_solve if which == "gambit" else openspiel_solve)(pos, max_nodes=max_nodes)
+        out.put((sol.value, sol.payoffs, sol.seconds, ""))
+    except (MemoryError, RuntimeError, ValueError) as exc:
+        out.put((float("nan"), (float("nan"), float("nan")), float("nan"), f"{type(exc).__name__}: {exc}"[:80]))
+
+
+def outside(which: str, text: str, max_nodes: int, timeout: float, memory: int) -> tuple:
+    """``(value, payoffs, seconds, error)`` of Gambit or OpenSpiel on the position ``text``, in a
+    child process stopped after ``timeout`` seconds (then ``seconds`` is ``inf``)."""
+    import multiprocessing as mp
+
+    ctx = mp.get_context("fork")
+    out = ctx.Queue()
+    proc = ctx.Process(target=_child, args=(which, text, max_nodes, memory, out))
+    proc.start()
+    proc.join(timeout)
+    if proc.is_alive():
+        proc.terminate()
+        proc.join()
+        return float("nan"), (float("nan"), float("nan")), float("inf"), f"over {timeout:g} s"
+    if out.empty():
+        return float("nan"), (float("nan"), float("nan")), float("nan"), f"died (exit {proc.exitcode})"
+    return out.get()  # type: ignore[no-any-return]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--find", action="store_true", help="scan the recorded games for positions first")
     ap.add_argument("--max-nodes", type=int, default=60_000, help="largest tree to take (--find) or solve")
     ap.add_argument("--quick", action="store_true", help="only trees of at most 2,000 nodes")
     ap.add_argument("--repeat", type=int, default=5, help="our solves per position (the best time is kept)")
+    ap.add_argument("--timeout", type=float, default=600.0, help="seconds for each outside solve")
+    ap.add_argument("--memory", type=float, default=6.0, help="GB of memory for each outside solve (0: no cap)")
     args = ap.parse_args(argv)
     if args.find:
         find(args.max_nodes)
     data = json.loads(POSITIONS.read_text())
     limit = 2_000 if args.quick else args.max_nodes
     rows = [p for p in data["positions"] if p["nodes"] <= limit]
-    import pygambit  # noqa: F401 - imported before the clocks start
-    import pyspiel  # noqa: F401
-    from open_spiel.python.algorithms import sequence_form_lp  # noqa: F401
-
     print(f"{len(rows)} positions ({data['change']}); load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     head = (f"{'game':>4} {'step':>4} {'nodes':>7} {'recorded tree':>14} {'ours':>8} {'Gambit':>8} {'OpenSpiel':>10} "
             f"{'max |diff|':>10} {'ours s':>8} {'Gambit s':>9} {'OpenSpiel s':>11} {'ratio':>7}")
@@ -153,18 +191,25 @@ def main(argv: list[str] | None = None) -> int:
             t = time.perf_counter()
             ours = solve_simultaneous(pos, progress=False, time_limit=600)
             best = min(best, time.perf_counter() - t)
-        ga = gambit_solve(pos, max_nodes=args.max_nodes)
-        os_ = openspiel_solve(pos, max_nodes=args.max_nodes)
-        vals = [ours.value, ga.value, os_.value]
-        pays = [(ours.value, -ours.value), ga.payoffs, os_.payoffs]
-        diff = max(max(abs(a - b) for a in vals for b in vals),
-                   max(abs(x[k] - y[k]) for x in pays for y in pays for k in (0, 1)))
+        mem = int(args.memory * 1e9)
+        ga = outside("gambit", p["position"], args.max_nodes, args.timeout, mem)
+        os_ = outside("openspiel", p["position"], args.max_nodes, args.timeout, mem)
+        vals = [ours.value, ga[0], os_[0]]
+        pays = [(ours.value, -ours.value), ga[1], os_[1]]
+        done = [k for k in range(3) if vals[k] == vals[k]]  # not NaN
+        diff = max([abs(vals[a] - vals[b]) for a in done for b in done]
+                   + [abs(pays[a][k] - pays[b][k]) for a in done for b in done for k in (0, 1)])
         worst = max(worst, diff)
-        ratio = min(ga.seconds, os_.seconds) / best
-        ratios.append(ratio)
-        print(f"{p['game']:>4} {p['step']:>4} {p['nodes']:>7,} {recorded:>14} {ours.value:>+8.4f} {ga.value:>+8.4f} "
-              f"{os_.value:>+10.4f} {diff:>10.1e} {best:>8.4f} {ga.seconds:>9.3f} {os_.seconds:>11.3f} "
-              f"{ratio:>6.0f}x", flush=True)
+        faster = min(ga[2], os_[2])
+        ratio = faster / best if faster == faster else float("nan")
+        if ratio == ratio:
+            ratios.append(ratio)
+        shown = "inf" if ratio == float("inf") else f"{ratio:.0f}x"
+        print(f"{p['game']:>4} {p['step']:>4} {p['nodes']:>7,} {recorded:>14} {ours.value:>+8.4f} {ga[0]:>+8.4f} "
+              f"{os_[0]:>+10.4f} {diff:>10.1e} {best:>8.4f} {ga[2]:>9.3f} {os_[2]:>11.3f} {shown:>7}", flush=True)
+        for name, res in (("Gambit", ga), ("OpenSpiel", os_)):
+            if res[3]:
+                print(f"     {name}: {res[3]}")
     if ratios:
         print(f"values and equilibrium payoffs agree to {worst:.1e}; ours is {min(ratios):.0f}x to "
               f"{max(ratios):.0f}x faster than the faster of Gambit and OpenSpiel (min ratio {min(ratios):.0f})")
