@@ -140,3 +140,24 @@ def test_bad_arguments_are_refused():
         tree_size(claim, max_nodes=0)
     with pytest.raises(TypeError):
         to_efg("blockfour")  # type: ignore[arg-type]
+
+
+def test_the_openspiel_game_of_a_position_starts_there():
+    pyspiel = pytest.importorskip("pyspiel")
+    from gridwidgets.interop import openspiel
+
+    entry = _positions(100)[0]
+    g = gw.BlockFour.from_position(entry["position"])
+    spiel = openspiel.from_position(g)
+    state = spiel.new_initial_state()
+    assert openspiel.to_game(state).position() == g.position() == entry["position"]
+    assert state.current_player() == int(pyspiel.PlayerId.SIMULTANEOUS)
+    assert spiel.num_players() == 2
+    turn_based = pyspiel.convert_to_turn_based(spiel).new_initial_state()
+    assert turn_based.current_player() == 0  # X bids first, then O without seeing it
+    first = turn_based.information_state_string(1)
+    turn_based.apply_action(turn_based.legal_actions()[0])
+    assert turn_based.current_player() == 1
+    other = pyspiel.convert_to_turn_based(spiel).new_initial_state()
+    other.apply_action(other.legal_actions()[-1])
+    assert turn_based.information_state_string(1) == other.information_state_string(1) != first
