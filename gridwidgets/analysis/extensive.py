@@ -196,7 +196,7 @@ class _Writer:
             col_list = " ".join(_quote(_label(str(b))) for b in cols)
             if self.forced or len(rows) > 1:
                 self.lines.append(f'p "" {self.number[0]} {self.infoset(0)} "" {{ {row_list} }} 0')
-            blind = self.infoset(1)
+            blind = self.infoset(1) if self.forced or len(cols) > 1 else 0
             for a in rows:
                 if self.forced or len(cols) > 1:
                     self.lines.append(f'p "" {self.number[1]} {blind} "" {{ {col_list} }} 0')
