@@ -6,8 +6,8 @@ The tree is the game's, expanded move by move from the position (no
 transpositions merged: an extensive-form game is a tree, so a position
 reached by two histories appears twice):
 
-- a **simultaneous node** (both players choosing at once, e.g. a Block Four
-  bid, BF-5) becomes the first player's personal node, a singleton
+- a **simultaneous node** (both players choosing at once, e.g. a secret
+  bid) becomes the first player's personal node, a singleton
   information set, followed under each of its choices by the second
   player's node, all of them members of **one** information set: the second
   player chooses without seeing the first player's choice. This is the
@@ -50,13 +50,15 @@ from __future__ import annotations
 
 import sys
 import time
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from ..core.errors import shorten
 from ..core.game import Game
-from .simultaneous import _is_joint, why_not_stacked
-from .stage import _ascii, _label, _num, _quote
+from .simultaneous import why_not_stacked
 
 __all__ = ["DEFAULT_MAX_NODES", "ExternalSolution", "gambit_solve", "openspiel_solve", "to_efg", "tree_size"]
 
@@ -66,6 +68,47 @@ DEFAULT_MAX_NODES = 200_000
 
 class _TooBig(Exception):
     pass
+
+
+def _is_joint(game: Game) -> bool:
+    """True at a simultaneous node of both players with no submission in (as the solver reads one)."""
+    return game.current_player is not None and game.is_simultaneous_node() and not game.pending \
+        and tuple(game.players_to_move) == (0, 1)
+
+
+def _ascii(text: str) -> str:
+    """``text`` in printable ASCII for a Gambit file: a backslash (Gambit has no escape
+    for it) becomes ``/``, whitespace a space, an accented letter its letter, else ``?``."""
+    out = []
+    for ch in str(text):
+        if ch == "\\":
+            out.append("/")
+        elif " " <= ch <= "~":
+            out.append(ch)
+        elif ch.isspace():
+            out.append(" ")
+        else:
+            plain = unicodedata.normalize("NFKD", ch).encode("ascii", "ignore").decode("ascii")
+            out.append("".join(c for c in plain if " " <= c <= "~") or "?")
+    return "".join(out)
+
+
+def _label(text: str) -> str:
+    """A label Gambit's reader accepts: printable ASCII, single spaces, not empty."""
+    return " ".join(_ascii(text).split()) or "_"
+
+
+def _quote(text: str) -> str:
+    """A Gambit string: in double quotes, a ``"`` inside escaped."""
+    return '"' + text.replace('"', '\\"') + '"'
+
+
+def _num(x: float) -> str:
+    """A payoff as Gambit reads it exactly: an integer, or the float's shortest decimal (no exponent)."""
+    v = float(x)
+    if v.is_integer():
+        return str(int(v))
+    return np.format_float_positional(v, unique=True, trim="-")
 
 
 def _payoff(game: Game) -> float:
