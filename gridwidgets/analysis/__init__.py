@@ -29,6 +29,11 @@ tournaments between agents, and what each game brings of its own.
   matrix game at every simultaneous node, SMAB pruning, a transposition table),
   and ``SubgamePerfectAgent``, which plays it where the solver settles the
   position in time.
+- ``to_efg(game)``: the whole game tree from a position as a Gambit ``.efg``
+  file (a simultaneous node as two information sets), ``tree_size(game)``,
+  and the same tree solved outside the package, by Gambit
+  (``gambit_solve``) and by OpenSpiel (``openspiel_solve``), each a
+  sequence-form LP, to check ``solve_simultaneous`` against.
 
 A game's own tables and plots (its ``analysis_tools`` hook) are served here
 by name too, e.g. ``gridwidgets.analysis.bid_table`` (see each game's rules
@@ -39,6 +44,7 @@ from typing import Any
 
 from .dominance import EliminationStep, dominated, iterated_elimination, rationalizable
 from .equilibrium import Equilibrium, equilibria, equilibrium
+from .extensive import ExternalSolution, gambit_solve, openspiel_solve, to_efg, tree_size
 from .simultaneous import SimultaneousNode, SubgamePerfectAgent, SubgamePerfectSolution, solve_simultaneous
 from .solve import Solution, SolveBudgetExceeded, solve
 from .sprt import SPRTResult, sprt
@@ -49,6 +55,7 @@ from .versus import MatchRound, MatrixMatch
 __all__ = ["Equilibrium", "TournamentResult", "elo_ratings", "equilibrium", "tournament", "wilson_interval"]
 __all__ += ["EliminationStep", "dominated", "equilibria", "iterated_elimination", "rationalizable"]
 __all__ += ["MatchRound", "MatrixMatch"]
+__all__ += ["ExternalSolution", "gambit_solve", "openspiel_solve", "to_efg", "tree_size"]
 __all__ += ["SimultaneousNode", "SubgamePerfectAgent", "SubgamePerfectSolution", "solve_simultaneous"]
 __all__ += ["SPRTResult", "Solution", "SolveBudgetExceeded", "StageGame", "solve", "sprt", "stage_game"]
 
