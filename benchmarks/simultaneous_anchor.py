@@ -23,25 +23,26 @@ a lower bound: ``inf`` means "more than the timeout over ours"). The table gives
 difference between them, the three times and ``ratio = min(Gambit, OpenSpiel)
 / ours``.
 
-The positions: the recorded games of ``blockfour_games.json`` (MCTS self-play)
-have endgames whose game trees are astronomically large: a turn whose two
-bids match places nothing (BF-6) and the game only ends by the stall rule
-after 10 such turns in a row (BF-11), so every recorded endgame's tree holds
-chains of up to 10 turns of bids (the last turn's bid position of every one of
-the 60 games: more than 10^8 nodes, although only a few thousand distinct
-positions, which is what our solver's transposition table sees). Gambit and
-OpenSpiel need the tree. So the anchor positions are recorded positions with
-**one change: the stall counter raised to the most the turn allows**
-(``stall = turn - 1``, at most 9), which cuts the stall chains short; the
-board, hands, tables, turn and phase are the recorded ones. ``--find``
-scans every step of the 60 recorded games for such positions whose tree
-holds a bid and at most ``--max-nodes`` nodes and writes the file again;
-the table then also prints, per position, the tree size of the position as
-recorded (refused past 10^8).
+The positions: the endgames of the MCTS games of ``blockfour_games.json``
+have game trees far too large to write out: a turn whose two bids match
+places nothing (BF-6) and only the stall rule ends a run of such turns, after
+10 (BF-11), so the tree of every recorded MCTS endgame holds chains of up to
+10 turns of bids (the last turn's bid of each of the 60 games: more than
+10^8 nodes, although only a few thousand distinct positions, which is what
+our solver's transposition table sees). Gambit and OpenSpiel need the tree.
+So the anchor positions come from games where the stall counter did run
+high: random self-play (``RandomAgent(seed=s)`` as X and
+``RandomAgent(seed=s + 100000)`` as O, ``BlockFour(seed=s)``, each choosing
+on ``view_for(player)``), the bid positions at which the counter had reached
+7 or more and the tree holds at most ``--max-nodes`` nodes. Each is a
+position the game reached as played; the file keeps each game's save file,
+and the tests replay it to the position. ``--find`` plays seeds
+``0 .. --seeds - 1`` again and writes the file (one position per game, the
+largest tree of each size class: see ``PICK``).
 
     .venv/bin/python benchmarks/simultaneous_anchor.py                 # the table
     .venv/bin/python benchmarks/simultaneous_anchor.py --quick         # the positions of <= 2,000 nodes only
-    .venv/bin/python benchmarks/simultaneous_anchor.py --find          # scan the recorded games again first
+    .venv/bin/python benchmarks/simultaneous_anchor.py --find          # play the games and pick the positions again
 """
 
 from __future__ import annotations
@@ -59,69 +60,54 @@ from gridwidgets.analysis import solve_simultaneous
 from gridwidgets.analysis.extensive import gambit_solve, openspiel_solve, tree_size
 
 HERE = pathlib.Path(__file__).resolve().parent
-GAMES = HERE / "data" / "blockfour_games.json"
 POSITIONS = HERE / "data" / "blockfour_anchor_positions.json"
 
 
-def raised_stall(text: str) -> str:
-    """The position ``text`` with its stall counter raised to the most its turn allows (``turn - 1``, at most 9)."""
-    turn = int(re.search(r"turn=(\d+)", text).group(1))  # type: ignore[union-attr]
-    return re.sub(r"stall=\d+", f"stall={min(9, turn - 1)}", text)
+#: the trees (nodes) to pick, one position each: the smallest game of each size found by --find
+PICK = (53, 1_054, 12_826, 16_951, 22_774, 24_094)
 
 
-def find(max_nodes: int, path: pathlib.Path = POSITIONS) -> list[dict]:
-    """Scan every step of the recorded games for anchor positions; write them to ``path``."""
-    from gridwidgets.analysis.simultaneous import _is_joint
+def record_one(seed: int) -> gw.BlockFour:
+    """One random self-play game of Block Four (the agents of the module's docstring)."""
+    from gridwidgets.agents import RandomAgent
 
-    data = json.loads(GAMES.read_text())
-    found = []
-    for index, save in enumerate(data["games"]):
-        game = gw.BlockFour.from_json(save)
+    agents = [RandomAgent(seed=seed), RandomAgent(seed=seed + 100_000)]
+    g = gw.BlockFour(seed=seed)
+    while not g.is_over:
+        for p in g.players_to_move:
+            g.play(agents[p].choose(g.view_for(p)), player=p)
+    return g
+
+
+def find(max_nodes: int, seeds: int, path: pathlib.Path = POSITIONS) -> list[dict]:
+    """Play random self-play games ``0 .. seeds - 1``; keep a bid position with the stall counter at 7
+    or more and at most ``max_nodes`` nodes, one per tree size of ``PICK``; write them to ``path``."""
+    found: dict[int, dict] = {}
+    for seed in range(seeds):
+        game = record_one(seed)
         w = game.copy()
         for step in range(game.step_count):
             w.goto(step)
-            if w.is_over or w.pending:
+            text = w.position()
+            if not w.is_simultaneous_node() or int(re.search(r"stall=(\d+)", text).group(1)) < 7:  # type: ignore[union-attr]
                 continue
-            recorded = w.position()
-            text = raised_stall(recorded)
             try:
-                pos = gw.BlockFour.from_position(text)
-                nodes = tree_size(pos, max_nodes)
+                nodes = tree_size(gw.BlockFour.from_position(text), max_nodes)
             except ValueError:
                 continue
-            if not _has_bid(pos, _is_joint):
-                continue
-            found.append({"game": index, "seed": data["seeds"][index], "step": step,
-                          "turn": int(re.search(r"turn=(\d+)", text).group(1)),  # type: ignore[union-attr]
-                          "recorded": recorded, "position": text, "nodes": nodes})
-            print(f"game {index} step {step}: {nodes:,} nodes", flush=True)
+            if nodes in PICK and nodes not in found:
+                found[nodes] = {"seed": seed, "step": step, "position": text, "nodes": nodes,
+                                "game": game.to_json(indent=None)}
+                print(f"seed {seed} step {step}: {nodes:,} nodes", flush=True)
+        if len(found) == len(PICK):
+            break
+    rows = [found[n] for n in sorted(found)]
     path.write_text(json.dumps({
-        "source": "benchmarks/data/blockfour_games.json (" + data["agents"] + ")",
-        "change": "stall counter raised to min(9, turn - 1) (BF-11); everything else as recorded",
-        "max_nodes": max_nodes, "positions": found}, indent=1) + "\n")
-    print(f"{len(found)} positions written to {path}")
-    return found
-
-
-def _has_bid(game: gw.BlockFour, is_joint) -> bool:  # type: ignore[no-untyped-def]
-    """Whether the tree from ``game`` holds a simultaneous node (a bid)."""
-    seen = set()
-    stack = [game.copy()]
-    while stack:
-        g = stack.pop()
-        if g.is_over:
-            continue
-        if is_joint(g):
-            return True
-        key = g.position_key()
-        if key in seen:
-            continue
-        seen.add(key)
-        for m in g.legal_moves():
-            c = g.copy()
-            c.play(m)
-            stack.append(c)
-    return False
+        "source": "random self-play: RandomAgent(seed=s) as X, RandomAgent(seed=s + 100000) as O, BlockFour(seed=s)",
+        "change": "none: positions as reached in play, the stall counter at 7 or more (BF-11)",
+        "max_nodes": max_nodes, "positions": rows}, indent=1) + "\n")
+    print(f"{len(rows)} positions written to {path}")
+    return rows
 
 
 def _child(which: str, text: str, max_nodes: int, memory: int, out) -> None:  # type: ignore[no-untyped-def]
@@ -163,7 +149,8 @@ def outside(which: str, text: str, max_nodes: int, timeout: float, memory: int) 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--find", action="store_true", help="scan the recorded games for positions first")
+    ap.add_argument("--find", action="store_true", help="play the random self-play games and pick positions first")
+    ap.add_argument("--seeds", type=int, default=20_000, help="games to play for --find (it stops once all are found)")
     ap.add_argument("--max-nodes", type=int, default=60_000, help="largest tree to take (--find) or solve")
     ap.add_argument("--quick", action="store_true", help="only trees of at most 2,000 nodes")
     ap.add_argument("--repeat", type=int, default=5, help="our solves per position (the best time is kept)")
@@ -171,12 +158,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--memory", type=float, default=6.0, help="GB of memory for each outside solve (0: no cap)")
     args = ap.parse_args(argv)
     if args.find:
-        find(args.max_nodes)
+        find(args.max_nodes, args.seeds)
     data = json.loads(POSITIONS.read_text())
     limit = 2_000 if args.quick else args.max_nodes
     rows = [p for p in data["positions"] if p["nodes"] <= limit]
-    print(f"{len(rows)} positions ({data['change']}); load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
-    head = (f"{'game':>4} {'step':>4} {'nodes':>7} {'recorded tree':>14} {'ours':>8} {'Gambit':>8} {'OpenSpiel':>10} "
+    print(f"{len(rows)} positions ({data['source']}); load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    head = (f"{'seed':>5} {'step':>4} {'nodes':>7} {'ours':>8} {'Gambit':>8} {'OpenSpiel':>10} "
             f"{'max |diff|':>10} {'ours s':>8} {'Gambit s':>9} {'OpenSpiel s':>11} {'ratio':>7}")
     print(head)
     ratios: list[float] = []
@@ -184,10 +171,6 @@ def main(argv: list[str] | None = None) -> int:
     worst = 0.0
     for p in rows:
         pos = gw.BlockFour.from_position(p["position"])
-        try:
-            recorded = f"{tree_size(gw.BlockFour.from_position(p['recorded']), 10**8):,}"
-        except ValueError:
-            recorded = "> 10^8"
         best = float("inf")
         for _ in range(max(1, args.repeat)):
             t = time.perf_counter()
@@ -211,7 +194,7 @@ def main(argv: list[str] | None = None) -> int:
             bounds.append(ratio)
         else:
             shown = "n/a"
-        print(f"{p['game']:>4} {p['step']:>4} {p['nodes']:>7,} {recorded:>14} {ours.value:>+8.4f} {ga[0]:>+8.4f} "
+        print(f"{p['seed']:>5} {p['step']:>4} {p['nodes']:>7,} {ours.value:>+8.4f} {ga[0]:>+8.4f} "
               f"{os_[0]:>+10.4f} {diff:>10.1e} {best:>8.4f} {ga[2]:>9.3f} {os_[2]:>11.3f} {shown:>7}", flush=True)
         for name, res in (("Gambit", ga), ("OpenSpiel", os_)):
             if res[3]:

@@ -5,8 +5,8 @@ linear programs gives the value ``solve_simultaneous`` gives, to 1e-6, and the
 same equilibrium payoffs.
 
 The Block Four positions are those of ``benchmarks/data/blockfour_anchor_positions.json``
-(recorded positions with the stall counter raised, see
-``benchmarks/simultaneous_anchor.py``); the smallest two are used here.
+(positions reached in recorded random self-play games, the stall counter at 7 or
+more, see ``benchmarks/simultaneous_anchor.py``); the smallest two are used here.
 """
 
 from __future__ import annotations
@@ -58,16 +58,17 @@ def test_block_four_endgames_have_the_value_gambit_and_openspiel_find(entry):
     np.testing.assert_allclose(os_.payoffs, (ours.value, -ours.value), atol=TOL)
 
 
-def test_the_anchor_positions_are_recorded_ones_with_only_the_stall_counter_raised():
+def test_the_anchor_positions_were_reached_in_their_recorded_games():
+    """Each anchor position is one its game reached as played (BF-11's stall counter at 7 or more)."""
     data = json.loads(DATA.read_text())
     assert len(data["positions"]) >= 5
-    games = json.loads((DATA.parent / "blockfour_games.json").read_text())["games"]
+    assert len({p["seed"] for p in data["positions"]}) == len(data["positions"])  # one per game
     for p in data["positions"]:
-        g = gw.BlockFour.from_json(games[p["game"]])
+        g = gw.BlockFour.from_json(p["game"])
         g.goto(p["step"])
-        assert g.position() == p["recorded"]
-        turn = int(re.search(r"turn=(\d+)", p["recorded"]).group(1))
-        assert p["position"] == re.sub(r"stall=\d+", f"stall={min(9, turn - 1)}", p["recorded"])
+        assert g.position() == p["position"]
+        assert g.is_simultaneous_node()
+        assert int(re.search(r"stall=(\d+)", p["position"]).group(1)) >= 7
 
 
 @pytest.mark.parametrize("seed", range(8))
@@ -124,12 +125,22 @@ def test_a_big_tree_is_refused_quickly_naming_its_size():
         tree_size(g, max_nodes=1_000)
 
 
-def test_the_recorded_endgames_trees_are_out_of_reach_by_the_stall_rule():
-    """Why the anchor positions raise the stall counter: the last turn's bid of a recorded game,
-    as recorded, has a tree of more than 10^7 nodes (chains of matched bids, BF-6, BF-11)."""
-    p = _positions(100)[0]
+def test_the_mcts_games_endgames_are_out_of_reach_of_a_tree():
+    """Why the anchor positions come from games where the stall counter ran high: the last turn's bid
+    of a recorded MCTS game has a tree of more than 10^7 nodes (chains of matched bids, BF-6, BF-11)."""
+    games = json.loads((DATA.parent / "blockfour_games.json").read_text())["games"]
+    g = gw.BlockFour.from_json(games[17])
+    last = max(i for i in range(g.step_count) if _bid_at(g, i))
+    w = g.copy()
+    w.goto(last)
     with pytest.raises(ValueError, match="more than 10,000,000 nodes"):
-        tree_size(gw.BlockFour.from_position(p["recorded"]), max_nodes=10_000_000)
+        tree_size(gw.BlockFour.from_position(w.position()), max_nodes=10_000_000)
+
+
+def _bid_at(game: gw.BlockFour, step: int) -> bool:
+    w = game.copy()
+    w.goto(step)
+    return w.is_simultaneous_node()
 
 
 def test_bad_arguments_are_refused():
