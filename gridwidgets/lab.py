@@ -61,12 +61,21 @@ object with ``choose(game)``, or a class or function of a seed, as in
 seat its own copy seeded from the game's seed.
 
 The skill trace (Browne 2008, section 5; Ludii's "skill trace"): agents at
-doubling budgets, e.g. MCTS at 16, 32, 64 simulations, play the step above
-against the step below, the stronger in each seat in turn; the stronger
-agent's score per step (1 a sole win, ``1/k`` a win shared by ``k``, 0 a
-loss) with its Wilson interval, and the slope of a least-squares line
-through the steps. A positive trend means the variant rewards thinking;
-scores near a fair share (``1/players``) mean it is mostly luck.
+increasing budgets, e.g. MCTS at 16, 32, 64 simulations (each twice the
+one before) or 4, 16, 64 (each four times), play the step above against
+the step below, the stronger in each seat in turn; the stronger agent's
+score per step (1 a sole win, ``1/k`` a win shared by ``k``, 0 a loss)
+with its Wilson interval, and the slope of a least-squares line through
+the steps. A score whose interval lies above a fair share (``1/players``)
+means the extra search wins more than its share at that step: the variant
+rewards thinking there. A score whose interval holds the fair share shows
+no such gain at those budgets and with those games; it says nothing of
+luck (a game without chance moves has none): a larger budget, or more
+games, may still show one.
+
+Kingmaking (:func:`kingmaking`): how often a player who can no longer win
+decides, by its choice of move, which other player does. Defined and
+measured in :func:`kingmaker_choice` and :func:`kingmaking`.
 
 Sources:
 
@@ -100,8 +109,9 @@ from .core.game import Game
 from .core.gametype import Information, why_unsolvable
 from .sim import game_seeds, run_chunks
 
-__all__ = ["MAX_VARIANTS", "MEANS", "RATES", "RECORD_COLUMNS", "SharedFrame", "durations", "heatmap", "measure",
-           "measures", "play_traced", "seat_bars", "skill_curve", "skill_trace", "typical_game", "variants"]
+__all__ = ["KINGMAKING_COLUMNS", "MAX_VARIANTS", "MEANS", "RATES", "RECORD_COLUMNS", "SharedFrame", "durations",
+           "heatmap", "kingmaker_choice", "kingmaking", "measure", "measures", "play_traced", "seat_bars",
+           "skill_curve", "skill_trace", "typical_game", "variants"]
 
 #: the most variants one grid may hold
 MAX_VARIANTS = 10_000
@@ -397,6 +407,10 @@ def _solver_row(probe: Game, seconds: float) -> dict[str, Any]:
                            "solve_seconds": math.nan, "solver_note": ""}
     why = why_unsolvable(probe)
     if why:
+        if why == "is general-sum":
+            # the declaration is per class (its game_type), for every option: a class whose returns do not
+            # sum to a constant for some player counts is declared general-sum for all of them
+            why = "is declared general-sum"
         row["solver_note"] = f"the game {why}"
         return row
     if not seconds:
@@ -524,6 +538,310 @@ def _trend(scores: Sequence[float]) -> float:
 
 
 # ----------------------------------------------------------------------
+# Kingmaking
+# ----------------------------------------------------------------------
+#: the columns of :func:`kingmaking`'s per-game records
+KINGMAKING_COLUMNS = ("game", "seed", "winners", "length", "timeout", "kingmaker_moves", "undecided_moves",
+                      "exact_checks")
+
+
+class _Undecided(Exception):
+    pass
+
+
+def _default_kingmaking_agent() -> Any:
+    from .agents import MaxnAgent
+
+    return MaxnAgent(depth=2, tie_break="random")
+
+
+def _probe_wins(game: Game, p: int, rng: random.Random, greedy: bool) -> bool:
+    """One playout to the end on ``game`` (undone after): does ``p`` end among
+    the winners? ``greedy``: ``p`` plays its best move by ``evaluate(p)`` and
+    every other player the move that leaves it the lowest ``evaluate`` of its
+    own (a playout that helps ``p``); else uniformly random moves."""
+    played = 0
+    try:
+        while not game.is_over:
+            q = game.current_player
+            moves = game.search_moves()
+            move = moves[rng.randrange(len(moves))]
+            if greedy and len(moves) > 1 and game.evaluate(p) is not None:
+                best = -math.inf
+                for m in moves:
+                    game.play(m)
+                    if game.is_over:
+                        score = math.inf if p in game.winners else -math.inf
+                    else:
+                        own = float(game.evaluate(p))  # type: ignore[arg-type]
+                        score = own if q == p else -float(game.evaluate(q))  # type: ignore[arg-type]
+                    game.undo()
+                    score += rng.random() * 1e-6  # random among equals
+                    if score > best:
+                        best, move = score, m
+            game.play(move)
+            played += 1
+        return p in game.winners
+    finally:
+        for _ in range(played):
+            game.undo()
+
+
+def _can_win(game: Game, p: int, memo: dict[Any, bool], budget: list[int]) -> bool:
+    """True if some continuation (any moves of any players) ends with ``p``
+    among the winners: an exhaustive search, with ``memo`` keyed by
+    ``position_key`` (one future per key) and ``budget[0]`` positions left.
+
+    Raises:
+        _Undecided: the budget ran out before the answer was proven.
+    """
+    if game.is_over:
+        return p in game.winners
+    key = (p, game.position_key())
+    known = memo.get(key)
+    if known is not None:
+        return known
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise _Undecided
+    found = False
+    for m in game.search_moves():
+        game.play(m)
+        try:
+            found = _can_win(game, p, memo, budget)
+        finally:
+            game.undo()
+        if found:
+            break
+    memo[key] = found
+    return found
+
+
+def _continue(game: Game, agents: Sequence[Any], max_moves: float) -> tuple[int, ...] | None:
+    """The winners after ``agents`` play ``game`` (a copy) to the end; ``None`` if cut at ``max_moves``."""
+    g = game.copy()
+    while not g.is_over and len(g.history) < max_moves:
+        p = g.current_player
+        g.play(agents[p].choose(g), player=p)
+    return tuple(g.winners) if g.is_over else None
+
+
+def kingmaker_choice(game: Game, agents: Sequence[Any], *, max_nodes: int = 20_000, probes: int = 20,
+                     seed: int = 0, max_moves: int | None = None,
+                     memo: dict[Any, bool] | None = None) -> str:
+    """Is the move of the player to act a **kingmaker's choice**: it can no
+    longer win, and which of its moves it plays changes who wins?
+
+    The test, for the player ``p`` to move (``game`` is not changed):
+
+    1. ``p`` has at least two moves (:meth:`~gridwidgets.core.Game.search_moves`).
+    2. After each move, ``agents`` (one per seat, ``choose(game)``) play the
+       game to its end: the *continuation*. Its ``winners`` (rule C-4: every
+       player sharing a win) must not be the same after every move, and
+       ``p`` must be among none of them (a continuation cut at
+       ``max_moves`` settles nothing: the choice is not counted).
+    3. ``p`` cannot win whatever anyone plays: no sequence of legal moves
+       of any players from here ends with ``p`` among the winners. First
+       ``probes`` playouts look for one (half of them greedy for ``p`` by
+       the game's ``evaluate``, half random); then an exhaustive search of
+       every continuation proves there is none, within ``max_nodes``
+       positions.
+
+    Returns:
+        ``"kingmaker"`` (all three hold, step 3 proven), ``"undecided"``
+        (1 and 2 hold but the search of step 3 ran out of ``max_nodes``),
+        or ``""`` (not a kingmaker's choice).
+
+    Raises:
+        ValueError: the game is over.
+    """
+    p = game.current_player
+    if p is None:
+        raise ValueError("the game is over: nobody is to move")
+    work = game.copy()
+    moves = work.search_moves()
+    if len(moves) < 2:
+        return ""
+    rng = random.Random(f"{seed}|{len(work.history)}|{p}")
+    for k in range(probes):
+        if _probe_wins(work, p, rng, greedy=k % 2 == 0):
+            return ""
+    cap = math.inf if max_moves is None else max_moves
+    outcomes = set()
+    for m in moves:
+        work.play(m)
+        try:
+            winners = _continue(work, agents, cap)
+        finally:
+            work.undo()
+        if winners is None or p in winners:
+            return ""  # cut at max_moves: who wins is not known; or p wins
+        outcomes.add(winners)
+    if len(outcomes) < 2:
+        return ""
+    try:
+        return "" if _can_win(work, p, {} if memo is None else memo, [max_nodes]) else "kingmaker"
+    except _Undecided:
+        return "undecided"
+
+
+class _KingGames:
+    """The work of one variant for :func:`~gridwidgets.sim.run_chunks`: per game seed, its kingmaking record."""
+
+    def __init__(self, cls: type[Game], options: dict[str, Any], agent: Any, continuation: Any, max_nodes: int,
+                 probes: int, max_moves: int | None) -> None:
+        self.cls, self.options, self.agent, self.continuation = cls, options, agent, continuation
+        self.max_nodes, self.probes, self.max_moves = max_nodes, probes, max_moves
+
+    def __call__(self, seeds: list[int]) -> list[dict[str, Any]]:
+        out = []
+        for s in seeds:
+            game = self.cls.new_for_seed(self.options, s)
+            words = np.random.SeedSequence([s, 3]).generate_state(2 * len(game.players))
+            n = len(game.players)
+            agents = [fresh_agent(self.agent, int(w)) for w in words[:n]]
+            after = agents if self.continuation is None else [fresh_agent(self.continuation, int(w))
+                                                              for w in words[n:]]
+            cap = math.inf if self.max_moves is None else self.max_moves
+            kings: list[int] = []
+            undecided: list[int] = []
+            checks = 0
+            memo: dict[Any, bool] = {}
+            while not game.is_over and len(game.history) < cap:
+                verdict = kingmaker_choice(game, after, max_nodes=self.max_nodes, probes=self.probes, seed=s,
+                                           max_moves=self.max_moves, memo=memo)
+                if verdict:
+                    checks += 1
+                    (kings if verdict == "kingmaker" else undecided).append(len(game.history))
+                p = game.current_player
+                assert p is not None
+                game.play(agents[p].choose(game), player=p)
+            out.append({"seed": int(s), "winners": tuple(int(w) for w in game.winners),
+                        "length": len(game.history), "timeout": not game.is_over,
+                        "kingmaker_moves": kings, "undecided_moves": undecided, "exact_checks": checks})
+        return out
+
+
+def kingmaking(game: type[Game] | str, games: int = 100, *, agent: Any = None, continuation: Any = None,
+               seed: int = 0, max_nodes: int = 20_000, probes: int = 20, n_jobs: int | None = 1,
+               progress: bool = True, max_moves: int | None = None, **grid: Any) -> pd.DataFrame:
+    """How often a seat that cannot win decides who does: the **kingmaking
+    rate** of each variant, by self-play.
+
+    Every seat of ``games`` seeded games per variant is played by ``agent``
+    (copied and seeded per seat, as in :func:`measure`; default
+    ``MaxnAgent(depth=2, tie_break="random")``, so that the games differ).
+    Before each move, :func:`kingmaker_choice` asks whether the player to
+    move can no longer win (proven by search: no sequence of moves of any
+    players ends with it among the winners) and yet its choice among its
+    moves changes the winners when the game is played on from each of them
+    by the *continuation*: the agents that played (``continuation=None``),
+    or ``continuation`` in every seat (copied and seeded per seat). The
+    kingmaking rate is the share of games with at least one such decisive
+    choice, with its 95% Wilson interval.
+
+    The rate depends on the continuation, as the notion does: a choice
+    "decides" who wins only given how the game goes on. A continuation that
+    breaks ties at random (seeded by the position) goes on differently after
+    each of the kingmaker's moves partly by its own draws; a deterministic
+    one (``MaxnAgent(depth=2)``, ties to the first move) differs only where
+    the positions differ.
+
+    A position where the proof does not finish within ``max_nodes``
+    positions counts as not a kingmaker's choice; ``undecided`` is the
+    share of games whose only candidates were such positions, so the true
+    rate under this definition lies between ``kingmaking`` and
+    ``kingmaking + undecided``.
+
+    With two players the rate is 0 whatever the game: a player who cannot
+    win leaves the other as the only possible winner after every move
+    (a draw or shared win lists both players, rule C-4, so it would be a
+    win for it too). Kingmaking needs a third player.
+
+    Args:
+        game: a game class or its registry name (turn-based, perfect information).
+        games: games per variant.
+        agent: who plays every seat (an object with ``choose(game)``, or a
+            class or function of a seed).
+        continuation: who plays on after each move of a player who cannot
+            win (same forms); ``None``: the agents that played.
+        seed: the root seed; the same seed gives the same table for any ``n_jobs``.
+        max_nodes: positions the proof of "cannot win" may search, per position tested.
+        probes: playouts that first look for a way for the player to win.
+        n_jobs: processes, as for :func:`measure`.
+        progress: a tqdm progress bar over the games.
+        max_moves: a cap on each game's and continuation's moves.
+        **grid: the options, lists for a grid (as :func:`measure`).
+
+    Returns:
+        One row per variant: the options, ``games``, ``kingmaking`` (share of
+        games with a kingmaker's choice), ``kingmaking_low``,
+        ``kingmaking_high`` (95% Wilson), ``undecided`` (share of games with
+        an undecided position and no proven one), ``kingmaker_choices``
+        (proven choices per game, mean), ``players``. ``table.attrs`` holds
+        ``"kingmaking"`` (what was run) and ``"records"`` (one row per game:
+        :data:`KINGMAKING_COLUMNS`, the moves numbered from 0).
+
+    Raises:
+        ValueError: bad ``games``, ``max_nodes``, ``probes`` or options; a
+            game with simultaneous moves or hidden information.
+        TypeError: not a game class; with ``n_jobs != 1``, an agent that cannot be pickled.
+    """
+    cls = _game_class(game)
+    if not isinstance(games, int) or isinstance(games, bool) or games < 1:
+        raise ValueError(f"games must be a positive int, got {str(games)[:30]!r}")
+    for name, value in (("max_nodes", max_nodes), ("probes", probes)):
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise ValueError(f"{name} must be a non-negative int, got {str(value)[:30]!r}")
+    if max_moves is not None and (not isinstance(max_moves, int) or max_moves < 1):
+        raise ValueError(f"max_moves must be a positive int or None, got {str(max_moves)[:30]!r}")
+    gt = cls.game_type
+    if gt.simultaneous or not gt.perfect_information:
+        raise ValueError(f"kingmaking is measured on turn-based games of perfect information; "
+                         f"{gt.long_name} has {'simultaneous moves' if gt.simultaneous else 'hidden information'}")
+    agent = _default_kingmaking_agent() if agent is None else agent
+    if n_jobs != 1:
+        check_picklable({"agent": agent, "continuation": continuation}, cls)
+    grid_variants = variants(**grid)
+    probes_ = []
+    for options in grid_variants:
+        try:
+            probes_.append(cls(**options))
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"{cls.__name__}({_label(options)[:80]}) is refused: {str(exc)[:160]}") from None
+    bar = _bar(progress, games * len(grid_variants), f"{gt.long_name} kingmaking")
+    rows, records = [], []
+    try:
+        for k, (options, probe) in enumerate(zip(grid_variants, probes_, strict=True)):
+            seeds = game_seeds(games, _variant_seed(seed, {**options, "kingmaking": 1}))
+            recs = run_chunks(_KingGames(cls, options, agent, continuation, max_nodes, probes, max_moves), seeds,
+                              n_jobs=n_jobs, progress=False, max_chunk=10)
+            frame = pd.DataFrame(recs, columns=list(KINGMAKING_COLUMNS[1:]))
+            frame.insert(0, "game", range(games))
+            king = sum(1 for r in recs if r["kingmaker_moves"])
+            open_ = sum(1 for r in recs if r["undecided_moves"] and not r["kingmaker_moves"])
+            lo, hi = wilson_interval(king, games)
+            rows.append({**options, "players": len(probe.players), "games": games, "kingmaking": king / games,
+                         "kingmaking_low": lo, "kingmaking_high": hi, "undecided": open_ / games,
+                         "kingmaker_choices": float(np.mean([len(r["kingmaker_moves"]) for r in recs]))})
+            frame.insert(0, "variant", k)
+            records.append(frame)
+            if bar is not None:
+                bar.update(games)
+    finally:
+        if bar is not None:
+            bar.close()
+    table = pd.DataFrame(rows)
+    table.attrs["kingmaking"] = {"game": cls.__name__, "options": list(grid), "games": games, "seed": seed,
+                                 "agent": repr(agent)[:80],
+                                 "continuation": "as played" if continuation is None else repr(continuation)[:80],
+                                 "max_nodes": max_nodes, "probes": probes,
+                                 "max_moves": max_moves}
+    table.attrs["records"] = SharedFrame(pd.concat(records, ignore_index=True))
+    return table
+
+
+# ----------------------------------------------------------------------
 # The lab
 # ----------------------------------------------------------------------
 def _game_class(game: type[Game] | str) -> type[Game]:
@@ -600,7 +918,10 @@ def measure(
         measures of :func:`measures`, the solver's columns (``solver``: "first
         player wins", "second player wins", "draw" or "not solved";
         ``solver_winner``; ``winning_moves``, the first moves that win;
-        ``solve_seconds``; ``solver_note``, why not solved), and with
+        ``solve_seconds``; ``solver_note``, why not solved: "the game has
+        3 players", "has simultaneous moves", "has hidden information",
+        "is declared general-sum": the class's ``game_type``, declared
+        once for all its options; the solver needs zero-sum returns), and with
         ``skill`` ``skill_trend`` (the fitted slope per step) and
         ``skill_score`` (the mean of the steps). ``table.attrs`` holds
         ``"lab"`` (what was run), ``"records"`` (every game: one row each)

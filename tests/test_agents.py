@@ -350,9 +350,11 @@ def test_time_budgets_are_respected_roughly():
 
 
 def test_alphabeta_refuses_games_it_cannot_play():
-    with pytest.raises(ValueError, match="4 players"):
+    with pytest.raises(ValueError, match="4 players: use MaxnAgent, ParanoidAgent or MCTSAgent"):
         AlphaBetaAgent().choose(gw.GridMaster4())
-    with pytest.raises(ValueError, match="simultaneous"):
+    with pytest.raises(ValueError, match="is general-sum: use MaxnAgent"):
+        AlphaBetaAgent().choose(gw.GridMaster4(size=6, players=2))  # declared general-sum for every player count
+    with pytest.raises(ValueError, match="simultaneous moves: use MCTSAgent instead"):
         AlphaBetaAgent().choose(gw.BlockFour(seed=0))
 
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from gridwidgets import BlockFour, Gridlock
-from gridwidgets.agents import EquilibriumAgent
+from gridwidgets.agents import MyopicBidder
 from gridwidgets.analysis import Equilibrium, bid_matrix, equilibrium
 from gridwidgets.games.blockfour import HIDDEN, Bid, Placement
 
@@ -177,23 +177,23 @@ def test_blockfour_equilibrium_refuses_the_placement_phase():
 
 
 # ----------------------------------------------------------------------
-# EquilibriumAgent
+# MyopicBidder
 # ----------------------------------------------------------------------
 def test_agent_bids_legally_from_the_support_and_reproducibly():
     g = played(1)
-    agent = EquilibriumAgent(rollouts=3, seed=7)
+    agent = MyopicBidder(rollouts=3, seed=7)
     for p in (0, 1):
         bid = agent.choose(g, player=p)
         assert isinstance(bid, Bid) and bid.player == p and str(bid) in [str(b) for b in g.legal_moves(p)]
         assert str(bid) in agent.last_equilibrium.support[p]
-        assert EquilibriumAgent(rollouts=3, seed=7).choose(g, player=p) == bid  # same seed, same bid
+        assert MyopicBidder(rollouts=3, seed=7).choose(g, player=p) == bid  # same seed, same bid
         assert agent.choose(g, player=p) == bid  # and again (also after an undo: same position)
     assert agent.choose(g) == agent.choose(g, player=0)  # current_player is X (BF-13)
 
 
 def test_agent_draws_from_the_equilibrium_mix():
     g = played(0)
-    agent = EquilibriumAgent(rollouts=3, seed=0)
+    agent = MyopicBidder(rollouts=3, seed=0)
     mix = agent.equilibrium_for(g).x
     draws = []
     for s in range(200):
@@ -210,18 +210,18 @@ def test_agent_works_from_a_view_with_a_hidden_bid():
     g.play(g.legal_moves(0)[-1], player=0)
     view = g.view_for(1)
     assert view._pending[0].cards == HIDDEN and view.current_player == 1
-    agent = EquilibriumAgent(rollouts=3, seed=3)
+    agent = MyopicBidder(rollouts=3, seed=3)
     bid = agent.choose(view)
     assert bid.player == 1 and str(bid) in [str(b) for b in g.legal_moves(1)]
     # it does not peek: the real game (X's bid visible inside) gives the same bid
-    assert EquilibriumAgent(rollouts=3, seed=3).choose(g) == bid
+    assert MyopicBidder(rollouts=3, seed=3).choose(g) == bid
     g.play(bid, player=1)  # and it can be played on the real game
 
 
 def test_agent_places_with_its_placement_agent_and_plays_whole_games_reproducibly():
     def game_record(seed):
         g = BlockFour(seed=11)
-        agents = [EquilibriumAgent(rollouts=2, seed=seed), EquilibriumAgent(rollouts=2, seed=seed + 1)]
+        agents = [MyopicBidder(rollouts=2, seed=seed), MyopicBidder(rollouts=2, seed=seed + 1)]
         while not g.is_over and g.turn <= 3:
             p = g.current_player
             move = agents[p].choose(g.view_for(p))
@@ -246,14 +246,23 @@ def test_agent_placement_delegation_and_errors():
         def reset(self):
             pass
 
-    agent = EquilibriumAgent(rollouts=2, placement_agent=First())
+    agent = MyopicBidder(rollouts=2, placement_agent=First())
     move = agent.choose(g)
     assert isinstance(move, Placement) and move == g.legal_moves()[0]
     with pytest.raises(ValueError, match="Block Four only"):
         agent.choose(Gridlock())
     with pytest.raises(ValueError, match="rollouts"):
-        EquilibriumAgent(rollouts=0)
+        MyopicBidder(rollouts=0)
     h = BlockFour(x_table=("L", "T"))
     h.play("IO", player=0)
     with pytest.raises(ValueError, match="already bid"):
         agent.choose(h, player=0)
+
+
+def test_the_old_name_of_the_myopic_bidder_still_works_and_says_what_it_is():
+    from gridwidgets.agents import EquilibriumAgent
+
+    with pytest.warns(DeprecationWarning, match="MyopicBidder"):
+        old = EquilibriumAgent(rollouts=2, seed=1)
+    g = BlockFour(seed=2)
+    assert old.choose(g) == MyopicBidder(rollouts=2, seed=1).choose(g)

@@ -133,7 +133,9 @@ def test_the_solver_column_agrees_with_solve_on_every_small_board():
 def test_the_solver_column_says_why_it_did_not_settle_a_variant():
     t = lab.measure(gw.GridMaster4, 10, size=6, players=[2, 3], tiles=5, progress=False, check=0)
     assert list(t["solver"]) == ["not solved", "not solved"]
-    assert list(t["solver_note"]) == ["the game is general-sum", "the game has 3 players"]
+    assert list(t["solver_note"]) == ["the game is declared general-sum", "the game has 3 players"]
+    # the declaration is the class's: two-player games of it are zero-sum all the same (C-4: 0 and 0 shared)
+    assert gw.GridMaster4.game_type.utility.value == "general-sum"
     bf = lab.measure(gw.BlockFour, 4, progress=False, check=0)
     assert bf.at[0, "solver_note"] == "the game has simultaneous moves"
     big = lab.measure(gw.Gridlock, 4, rows=8, cols=8, solve_seconds=0.2, progress=False, check=0)

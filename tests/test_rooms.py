@@ -365,8 +365,9 @@ def test_an_opening_is_solved_once_whatever_was_played_after_it(db, monkeypatch)
 
     name = next(n for n in registry.names() if registry.get(n).game_type.simultaneous)
     calls = []
-    real = analysis.equilibrium
-    monkeypatch.setattr(analysis, "equilibrium", lambda g: calls.append(1) or real(g))
+    real = analysis.solve_simultaneous
+    monkeypatch.setattr(analysis, "solve_simultaneous", lambda g, **kw: calls.append(1) or real(g, **kw))
+    monkeypatch.setattr(openings, "OPENING_SECONDS", 0.2)
     openings.forget()
     a, b = registry.get(name).new_for_seed({}, 1), registry.get(name).new_for_seed({}, 1)
     assert openings.opens_with_a_choice(a) and openings.key(a) == openings.key(b)
@@ -380,13 +381,30 @@ def test_an_opening_is_solved_once_whatever_was_played_after_it(db, monkeypatch)
     assert openings.key(a) == openings.key(b)
     first = openings.equilibrium(a)
     assert openings.equilibrium(b) is first and len(calls) == 1
+    assert first is None  # a first bid depends on the whole game: not solved in 0.2 s, so no equilibrium
 
 
-def test_a_room_solves_its_games_opening_as_it_starts_them(db):
+def test_after_two_openings_of_a_game_fail_the_others_are_not_tried(monkeypatch):
+    from gridwidgets import analysis
+    from gridwidgets.rooms import openings
+
+    name = next(n for n in registry.names() if registry.get(n).game_type.simultaneous)
+    calls = []
+    real = analysis.solve_simultaneous
+    monkeypatch.setattr(analysis, "solve_simultaneous", lambda g, **kw: calls.append(1) or real(g, **kw))
+    monkeypatch.setattr(openings, "OPENING_SECONDS", 0.2)
+    openings.forget()
+    for seed in range(5):
+        assert openings.equilibrium(registry.get(name).new_for_seed({}, seed)) is None
+    assert len(calls) == openings.MAX_UNSOLVED
+
+
+def test_a_room_solves_its_games_opening_as_it_starts_them(db, monkeypatch):
     import time
 
     from gridwidgets.rooms import openings
 
+    monkeypatch.setattr(openings, "OPENING_SECONDS", 0.5)
     name = next(n for n in registry.names() if registry.get(n).game_type.simultaneous)
     openings.forget()
     room = Rooms(Store(db)).create(name)
@@ -395,13 +413,18 @@ def test_a_room_solves_its_games_opening_as_it_starts_them(db):
     deadline = time.monotonic() + 60
     while k not in openings._solved and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert k in openings._solved, "the room's first game's opening was not solved ahead of time within 60 s"
+    assert k in openings._solved, "the room's first game's opening was not tried ahead of time within 60 s"
 
 
-def test_the_choices_figure_compares_the_opening_choices_with_the_equilibrium_and_is_none_without_one(db):
-    from gridwidgets import analysis
-    from gridwidgets.rooms import results
+def test_the_choices_figure_measures_the_class_mix_where_the_opening_is_solved_and_is_none_without_one(
+        db, monkeypatch):
+    import numpy as np
 
+    from gridwidgets.analysis import SimultaneousNode
+    from gridwidgets.rooms import openings, results
+
+    monkeypatch.setattr(openings, "OPENING_SECONDS", 0.2)
+    openings.forget()
     rooms = Rooms(Store(db))
     simultaneous = [n for n in registry.names() if registry.get(n).game_type.simultaneous]
     sequential = [n for n in registry.names() if not registry.get(n).game_type.simultaneous]
@@ -413,19 +436,29 @@ def test_the_choices_figure_compares_the_opening_choices_with_the_equilibrium_an
     for n in ("A", "B", "C", "D"):
         room.join(n)
     _play_out(room, None, seed=3)
+    # an opening far from the end: no equilibrium, the class's choices only
     fig = results.choices_figure([room])
     left = fig.axes[0]
-    chosen, mix = left.containers  # the bars: chosen shares, then the equilibrium's
     labels = [t.get_text() for t in left.get_xticklabels()]
     first_choices = [str(rg.game.steps[0].decision.moves[0]) for rg in room.games]
+    (chosen,) = left.containers
     assert [b.get_height() for b in chosen] == [first_choices.count(label) / 2 for label in labels]
-    expected = {}
-    for rg in room.games:
-        opening = rg.game.copy()
-        opening.goto(0)
-        for option, prob in analysis.equilibrium(opening).x.items():
-            expected[str(option)] = expected.get(str(option), 0.0) + prob / 2
-    assert [b.get_height() for b in mix] == pytest.approx([expected.get(label, 0.0) for label in labels])
+    assert "No exact equilibrium" in fig._suptitle.get_text() and not left.lines
+    # an opening solved exactly (here a made-up matrix): what the class's mix gives away, in the title
+    opening = room.games[0].game.copy()
+    opening.goto(0)
+    xs, os_ = [str(m) for m in opening.legal_moves(0)], [str(m) for m in opening.legal_moves(1)]
+    values = np.ones((len(xs), len(os_)))
+    values[:, 0] = -1.0  # O's first bid wins against every bid of X: value -1, X's any mix
+    node = SimultaneousNode(rows=xs, cols=os_, value=-1.0, x=np.eye(len(xs))[0], y=np.eye(len(os_))[0],
+                            lower=values, upper=values)
+    monkeypatch.setattr(openings, "equilibrium", lambda g: node)
+    fig = results.choices_figure([room])
+    o_choices = [str(rg.game.steps[0].decision.moves[1]) for rg in room.games]
+    share_first = o_choices.count(os_[0]) / len(o_choices)
+    away = (1 - share_first) * 2  # = value of X's best reply (+1 - 2 * share) minus O's value (-1)
+    assert f"gives away {away:.2f}" in fig.axes[1].get_title()
+    assert "gives away 0.00" in fig.axes[0].get_title()  # X cannot do better than -1: any mix is optimal
 
 
 # -- undo: the teacher's, or both players' by agreement ---------------------------------------

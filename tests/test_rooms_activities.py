@@ -134,25 +134,40 @@ def test_the_heat_map_counts_each_move_and_the_reveal_colours_every_move_by_the_
     assert named[0]["who"] == ["Ann", "Bob"]
 
 
-def test_a_simultaneous_node_is_answered_with_a_bid_and_revealed_against_the_equilibrium_mix(db):
+#: a Block Four endgame from a recorded game (random self-play, seed 61; turn 7, O to bid among ten):
+#: solved exactly, X wins with probability 1/3 (value -1/3): O bids LO, LT or LZ, each a third of the
+#: time, and any other bid of O's loses to one of X's three (tests/test_blockfour_endgames.py holds it)
+BID_ENDGAME = ("blockfour XXXXXXXX./XXOOOOOO./OOOOXX.../OOXXXOOOO/OOXXXXXOO/OXX..OXOO/X...OOOXX/XXXOOOOXX/"
+               "OOOOOOXXX X=OTZ/IL O=ILOTZ/- turn=7 stall=2 bid")
+
+
+def test_a_simultaneous_node_is_answered_with_a_bid_and_revealed_against_the_exact_equilibrium(db):
     _, room, (ann, bob, cy) = seated(db, game="blockfour")
     t = room.teacher_token
-    g = room.games[0].game
+    poll = room.open_poll(t, BID_ENDGAME, player=1)
+    g = poll.game
     assert g.is_simultaneous_node()
-    poll = room.open_poll(t, g, player=1)
-    bids = [str(m) for m in g.legal_moves(1)]
-    for seat, bid in ((ann, bids[0]), (bob, bids[0]), (cy, bids[-1])):
+    for seat, bid in ((ann, "LO"), (bob, "LO"), (cy, "IL")):
         room.answer_poll(seat.token, bid)
-    assert poll.counts() == {bids[0]: 2, bids[-1]: 1} if bids[0] != bids[-1] else True
-    assert not g.pending  # the room's game got no submission
+    assert poll.counts() == {"LO": 2, "IL": 1}
     a = analyse(poll.game, 1)
-    eq = gw.analysis.equilibrium(g)
-    assert a["kind"] == "equilibrium" and a["mix"] == pytest.approx({str(k): v for k, v in eq.o.items()})
+    sol = gw.analysis.solve_simultaneous(g, progress=False)
+    assert a["kind"] == "equilibrium" and a["exact"]
+    assert a["mix"] == pytest.approx({str(k): v for k, v in zip(sol.root.cols, sol.root.y, strict=True)})
     room.reveal_poll(t)
     wait_for(lambda: poll.analysed, what="the equilibrium")
     rows = {r["move"]: r for r in poll.table()}
-    assert rows[bids[0]]["answers"] == 2 and all("mix" in r for r in rows.values())
+    assert rows["LO"]["answers"] == 2 and all("mix" in r for r in rows.values())
     assert all(h["tone"] == "heat" for h in poll.overlay()["moves"].values())  # a mix is no verdict
+    # the class's mix (LO 2/3, IL 1/3) against X's best reply (TZ: +1 against both): it gives away 1 - (-1/3)
+    assert poll.class_exploitability() == pytest.approx(4 / 3)
+    assert "gives away 1.33" in poll.overlay()["message"]
+
+
+def test_a_first_bid_is_too_far_from_the_end_to_solve_and_gets_estimates_said_as_such(db):
+    g = gw.BlockFour(seed=2)
+    a = analyse(g, 0, budget=0.4, equilibrium_budget=0.3)
+    assert a["kind"] == "mcts" and not a["exact"] and "too far from the end" in a["message"]
 
 
 def test_an_unsolvable_position_is_revealed_with_mcts_estimates_said_as_such():

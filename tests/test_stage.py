@@ -170,12 +170,17 @@ def test_a_general_sum_game_worked_by_hand(hand):
         hand.value()
     eq = hand.equilibrium()
     assert eq.x == {"up": 1.0, 'down "d"': 0.0} and eq.o == {"left": 1.0, "mid": 0.0, "right": 0.0}
-    # the opponent's gain from switching away from its equilibrium strategy (left, or up)
-    assert hand.exploitability("up", 0) == 0.0
-    assert hand.exploitability('down "d"', 0) == pytest.approx(5.5 - 4.0)
-    assert hand.exploitability('down "d"', 0, against="mid") == pytest.approx(5.5 - 1.0)
-    assert hand.exploitability("right", 1) == pytest.approx(0.0)  # up already earns the most: 0.1
-    assert hand.exploitability("mid", 1) == pytest.approx(2.0 + 1.25)
+    assert [(e.x_array.tolist(), e.o_array.tolist()) for e in hand.equilibria()] == [([1.0, 0.0], [1.0, 0.0, 0.0])]
+    # no value, so no exploitability: the regrets of a profile instead
+    with pytest.raises(ValueError, match=r"zero-sum games.*regrets\(x, y\) or nash_conv\(x, y\)"):
+        hand.exploitability("up", 0)
+    assert hand.regrets("up", "left") == (0.0, 0.0)
+    # down against left: the rows would earn 3 with up (0 now), the columns 5.5 with right (4 now)
+    assert hand.regrets('down "d"', "left") == pytest.approx((3.0, 1.5))
+    # up against mid: the rows would earn 2 with down (-1.25 now), the columns 1 with left (0.5 now)
+    assert hand.regrets("up", "mid") == pytest.approx((3.25, 0.5))
+    # up against right: up's 0.1 already beats down's 2e-7; right earns the columns -3, left 1
+    assert hand.regrets("up", "right") == (0.0, 4.0)
     assert hand.nash_conv("up", "left") == pytest.approx(0.0)
     assert hand.nash_conv('down "d"', "left") == pytest.approx(3.0 + 1.5)
 
@@ -325,10 +330,13 @@ def test_the_explorer_serves_the_second_player_of_a_general_sum_game(hand):
     for s, w in ((left, 0.0), (mid, 1.0), (right, 0.0)):
         s.value = w
     page = box.report.value
-    # against mid the rows answer down (2) and the column player gets 1
+    # against mid the rows answer down (2)
     assert "best response</b>: down &quot;d&quot; (earning +2.000)" in page
-    assert "expected payoff</b> against it: +1.000" in page
-    assert "exploitability</b> 3.250" in page and "game value" not in page
+    assert "exploitability</b> in a general-sum game" in page and "game value" not in page
+    # the profile (up, mid) with the rows' one equilibrium strategy, up: worked out above
+    assert "with Row &quot;one&quot; up 100% (equilibrium 1): payoffs Row &quot;one&quot; -1.250, Col\\two +0.500" \
+        in page
+    assert "regrets Row &quot;one&quot; 3.250, Col\\two 0.500; <b>NashConv</b> 3.750" in page
 
 
 def test_the_html_table_escapes_labels(hand):

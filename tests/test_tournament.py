@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from gridwidgets import BlockFour, Gridlock, GridMaster4
-from gridwidgets.agents import Agent, EquilibriumAgent, RandomAgent
+from gridwidgets.agents import Agent, MyopicBidder, RandomAgent
 from gridwidgets.analysis import TournamentResult, elo_ratings, tournament, wilson_interval
 
 matplotlib.use("Agg")
@@ -149,7 +149,7 @@ def test_four_players_sit_in_rotations():
 
 
 def test_blockfour_agents_get_views_and_play_it_out():
-    agents = {"eq": EquilibriumAgent(rollouts=1, seed=0), "random": RandomAgent()}
+    agents = {"eq": MyopicBidder(rollouts=1, seed=0), "random": RandomAgent()}
     res = tournament(BlockFour, agents, games=2, seed=5, progress=False)
     assert [r["seats"] for r in res.records] == [("eq", "random"), ("random", "eq")]
     assert all(r["winners"] for r in res.records)

@@ -169,15 +169,19 @@ def test_a_general_sum_game_shows_the_students_equilibrium_payoff():
         assert "equilibrium payoff +1.000" in m.panel.report.value and "game value" not in m.panel.report.value
 
 
-def test_with_several_equilibria_the_value_is_that_of_the_one_equilibrium_returns():
+def test_with_several_equilibria_the_opponent_plays_the_first_listed_and_the_line_is_its_payoff():
     bos = stage_game((BOS_A, BOS_B), rows=["opera", "football"], cols=["opera", "football"])
-    eq = bos.equilibrium()
-    for player, payoff in ((0, eq.value), (1, eq.value_o)):
+    first = bos.equilibria()[0]
+    for player, payoff in ((0, first.value), (1, first.value_o)):
         m = bos.play_against(player=player)
+        assert m.equilibrium is not None and m.equilibrium.title == "equilibrium 1 of 3"
         assert m.value == pytest.approx(payoff)
-        assert m.mix == pytest.approx(eq.o_array if player == 0 else eq.x_array)
-    # the first one support enumeration finds is pure: (opera, opera)
-    assert (eq.value, eq.value_o) == (3.0, 2.0)
+        assert m.mix == pytest.approx(first.o_array if player == 0 else first.x_array)
+        # the line is the most the student can earn against that mix: their best response's payoff
+        assert m.value == pytest.approx(max(m.expected_payoffs.values()))
+    # pure equilibria come first: (opera, opera), worth 3 and 2; support enumeration agrees
+    assert (first.value, first.value_o) == (3.0, 2.0)
+    assert bos.equilibrium().x_array.tolist() == first.x_array.tolist()
 
 
 def test_the_buttons_are_labelled_and_a_click_plays_a_round(skewed):

@@ -146,9 +146,13 @@ class AlphaBetaAgent(Agent):
         if not why and self.evaluate is None and game.evaluate(0) is None:
             why = "no evaluation of its own (pass evaluate=...)"
         if why:
+            instead = "MCTSAgent"
+            gt = type(game).game_type
+            if not gt.simultaneous and gt.perfect_information and (self.evaluate or game.evaluate(0) is not None):
+                instead = "MaxnAgent, ParanoidAgent or MCTSAgent"  # more players, or general-sum returns
             raise ValueError(
                 f"AlphaBetaAgent plays two-player zero-sum turn-based games with an evaluation; "
-                f"{type(game).game_type.long_name} {why}: use MCTSAgent instead"
+                f"{gt.long_name} {why}: use {instead} instead"
             )
         self._eval = self.evaluate or _own_evaluation
 

@@ -23,6 +23,28 @@ each pair, the second's being its negative. :func:`equilibrium` solves:
   Lemke–Howson algorithm (Lemke & Howson 1964) for degenerate games where
   support enumeration finds none.
 
+:func:`equilibria` lists **every** equilibrium of a small bimatrix game
+instead of one: nashpy's vertex enumeration (Algorithm 3.5 of B. von
+Stengel, "Equilibrium computation for two-player games in strategic and
+extensive form", chapter 3 of Nisan, Roughgarden, Tardos & Vazirani (eds.),
+*Algorithmic Game Theory*, 2007), which pairs the vertices of the two
+players' best-response polytopes. In a **nondegenerate** game (no mixed
+strategy with ``k`` pure strategies in its support has more than ``k`` pure
+best responses) the equilibria are finitely many, an odd number, and the
+list is all of them. In a **degenerate** game the equilibria can form
+continua (convex sets); the list then holds their **extreme** equilibria,
+the vertices of those sets (as Gambit's ``enummixed`` does; Avis,
+Rosenberg, Savani & von Stengel 2010, "Enumeration of Nash equilibria for
+two-player games", *Economic Theory* 42), not every equilibrium. Support
+enumeration, which solves the indifference equations on supports of equal
+size, can miss equilibria of a degenerate game outright (e.g. the entry
+game's (Out, half Acquiesce and half Fight)); vertex enumeration does not.
+
+In a zero-sum game every equilibrium gives the same **value**; in a
+general-sum game there is none, and different equilibria give the players
+different payoffs, so a general-sum equilibrium is captioned with both
+players' payoffs ("payoffs: Ann 2.000, Bob 1.000").
+
 Without scipy the zero-sum case falls back to nashpy too (support
 enumeration, then Lemke–Howson); nashpy itself needs scipy, so with the
 package's dependencies installed the LP is always used.
@@ -32,6 +54,7 @@ from __future__ import annotations
 
 import html
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,7 +62,7 @@ import numpy as np
 
 from ..core.game import Game
 
-__all__ = ["Equilibrium", "equilibrium"]
+__all__ = ["Equilibrium", "equilibria", "equilibrium", "is_degenerate"]
 
 #: probabilities below this are rounded to 0 (LP round-off) and left out of the support
 PROB_EPS = 1e-9
@@ -63,7 +86,8 @@ class Equilibrium:
         matrix_o: O's payoffs, same shape (``-matrix`` for a zero-sum game).
         value: X's expected payoff ``x @ matrix @ o`` under the equilibrium;
             for a zero-sum game, the game value (what X can guarantee and O
-            can hold X to).
+            can hold X to). In a general-sum game it is only this
+            equilibrium's payoff: other equilibria may give other payoffs.
         value_o: O's expected payoff (``-value`` for a zero-sum game).
         zero_sum: True if ``matrix_o == -matrix``.
         method: how it was computed: ``"lp"``, ``"support_enumeration"``,
@@ -71,6 +95,9 @@ class Equilibrium:
         table: the stage table the matrix came from (a game's
             ``stage_matrix``), else ``None``.
         title: a caption.
+        row_label: the row player's name in captions (``"X"`` unless given,
+            e.g. a :class:`~gridwidgets.analysis.stage.StageGame`'s first player).
+        col_label: the column player's name (``"O"`` unless given).
     """
 
     rows: list[Any]
@@ -158,18 +185,30 @@ class Equilibrium:
     # ------------------------------------------------------------------
     # Displays
     # ------------------------------------------------------------------
+    def payoffs_text(self) -> str:
+        """What the caption says of the payoffs: ``"value for X -0.523"`` in a
+        zero-sum game (every equilibrium gives the value), ``"payoffs: Ann
+        2.000, Bob 1.000"`` in a general-sum game (this equilibrium's payoffs
+        to each player, by name: there is no value)."""
+        if self.zero_sum:
+            return f"value for {self.row_label} {self.value:.3f}"
+        return f"payoffs: {self.row_label} {self.value:.3f}, {self.col_label} {self.value_o:.3f}"
+
     def _caption(self) -> str:
-        kind = "zero-sum" if self.zero_sum else "bimatrix"
+        kind = "zero-sum" if self.zero_sum else "general-sum"
         how = {"lp": "minimax LP"}.get(self.method, self.method.replace("_", " "))
-        vo = "" if self.zero_sum else f", value for {self.col_label} {self.value_o:.3f}"
         head = f"{self.title}: " if self.title else ""
-        return f"{head}Nash equilibrium ({kind}, {how}): value for {self.row_label} {self.value:.3f}{vo}"
+        return f"{head}Nash equilibrium ({kind}, {how}): {self.payoffs_text()}"
 
     def __repr__(self) -> str:
         sx, so = self.support
+        if self.zero_sum:
+            pays = f"value {self.value:.4g}"
+        else:
+            pays = f"payoffs {self.row_label} {self.value:.4g}, {self.col_label} {self.value_o:.4g}"
         return (
-            f"<Equilibrium {self.shape[0]}x{self.shape[1]} {'zero-sum' if self.zero_sum else 'bimatrix'}: "
-            f"value {self.value:.4g}, support X {sx}, O {so}>"
+            f"<Equilibrium {self.shape[0]}x{self.shape[1]} {'zero-sum' if self.zero_sum else 'general-sum'}: "
+            f"{pays}, support {self.row_label} {sx}, {self.col_label} {so}>"
         )
 
     def __str__(self) -> str:
@@ -415,15 +454,69 @@ def as_matrices(obj: Any) -> tuple[np.ndarray, np.ndarray | None]:
     return a, b
 
 
+def _read(
+    game_or_matrix: Any, rows: list[Any] | None, cols: list[Any] | None, options: dict[str, Any]
+) -> tuple[np.ndarray, np.ndarray | None, list[Any], list[Any], Any, str, tuple[str, str] | None]:
+    """The matrices, labels, table, title and players' names of what
+    :func:`equilibrium` takes (see there), checked."""
+    table: Any = None
+    title = ""
+    names: tuple[str, str] | None = None
+    if isinstance(game_or_matrix, Game):
+        if len(game_or_matrix.players) == 2:
+            table = before_submissions(game_or_matrix).stage_matrix(**options)
+        if table is None:
+            raise TypeError(
+                f"equilibrium takes a two-player game at a simultaneous node whose matrix it can value, "
+                f"or a payoff matrix; {type(game_or_matrix).game_type.long_name} has no stage_matrix"
+            )
+        title = table.title.split(":")[0] if table.title else ""
+        names = (str(game_or_matrix.players[0]), str(game_or_matrix.players[1]))
+    elif options:
+        raise TypeError(
+            f"{', '.join(sorted(options))}: stage-matrix options are for a game, not a matrix"
+        )
+    elif is_table(game_or_matrix):
+        table = game_or_matrix
+        if not table.numeric:
+            raise ValueError("this table holds outcomes, not numbers: equilibrium needs a numeric stage matrix")
+        title = table.title.split(":")[0] if table.title else ""
+    if table is not None:
+        a, b = np.asarray(table.values, dtype=float), None
+        rows = list(table.rows) if rows is None else rows
+        cols = list(table.cols) if cols is None else cols
+    else:
+        a, b = as_matrices(game_or_matrix)
+    m, n = a.shape
+    rows = list(range(m)) if rows is None else list(rows)
+    cols = list(range(n)) if cols is None else list(cols)
+    if len(rows) != m or len(cols) != n:
+        raise ValueError(f"labels: {len(rows)} rows and {len(cols)} columns given for a {m}x{n} matrix")
+    return a, b, rows, cols, table, title, names
+
+
+def _names(players: Sequence[str] | None, default: tuple[str, str] | None) -> tuple[str, str]:
+    if players is None:
+        return default or ("X", "O")
+    if isinstance(players, str) or len(players) != 2 or not all(isinstance(p, str) for p in players):
+        raise ValueError(f"players must be two names (strings), got {str(players)[:40]}")
+    return str(players[0]), str(players[1])
+
+
 def equilibrium(
     game_or_matrix: Any,
     *,
     method: str = "auto",
     rows: list[Any] | None = None,
     cols: list[Any] | None = None,
+    players: Sequence[str] | None = None,
     **bid_matrix_options: Any,
 ) -> Equilibrium:
     """A Nash equilibrium of a matrix game, or of a game's simultaneous node.
+
+    One equilibrium: in a zero-sum game any one tells the value; in a
+    general-sum game there may be several, with different payoffs, and
+    :func:`equilibria` lists them all.
 
     Args:
         game_or_matrix: one of
@@ -450,6 +543,8 @@ def equilibrium(
             (default ``0..m-1``; a table's own rows otherwise).
         cols: labels of the column player's pure strategies (default
             ``0..n-1``; a table's own columns otherwise).
+        players: the two players' names for the captions (default: a
+            game's players, else ``("X", "O")``).
         **bid_matrix_options: for a game only: the options of its
             ``stage_matrix`` (e.g. ``rollouts``, ``seed``, ``agent``).
 
@@ -461,8 +556,9 @@ def equilibrium(
 
     Raises:
         ValueError: for a game not at a simultaneous node, a matrix that is
-            not 2D or holds NaN, labels of the wrong length, an unknown
-            method, or ``"lp"`` for a game that is not zero-sum.
+            not 2D or holds NaN, labels of the wrong length, players that
+            are not two names, an unknown method, or ``"lp"`` for a game
+            that is not zero-sum.
         TypeError: for stage-matrix options given with a matrix, or a game
             without a stage matrix.
         RuntimeError: if no equilibrium is found (a degenerate game where
@@ -470,37 +566,8 @@ def equilibrium(
     """
     if method not in _METHODS:
         raise ValueError(f"method must be one of {', '.join(_METHODS)}; got {method!r}")
-    table: Any = None
-    title = ""
-    if isinstance(game_or_matrix, Game):
-        if len(game_or_matrix.players) == 2:
-            table = before_submissions(game_or_matrix).stage_matrix(**bid_matrix_options)
-        if table is None:
-            raise TypeError(
-                f"equilibrium takes a two-player game at a simultaneous node whose matrix it can value, "
-                f"or a payoff matrix; {type(game_or_matrix).game_type.long_name} has no stage_matrix"
-            )
-        title = table.title.split(":")[0] if table.title else ""
-    elif bid_matrix_options:
-        raise TypeError(
-            f"{', '.join(sorted(bid_matrix_options))}: stage-matrix options are for a game, not a matrix"
-        )
-    elif is_table(game_or_matrix):
-        table = game_or_matrix
-        if not table.numeric:
-            raise ValueError("this table holds outcomes, not numbers: equilibrium needs a numeric stage matrix")
-        title = table.title.split(":")[0] if table.title else ""
-    if table is not None:
-        a, b = np.asarray(table.values, dtype=float), None
-        rows = list(table.rows) if rows is None else rows
-        cols = list(table.cols) if cols is None else cols
-    else:
-        a, b = as_matrices(game_or_matrix)
-    m, n = a.shape
-    rows = list(range(m)) if rows is None else list(rows)
-    cols = list(range(n)) if cols is None else list(cols)
-    if len(rows) != m or len(cols) != n:
-        raise ValueError(f"labels: {len(rows)} rows and {len(cols)} columns given for a {m}x{n} matrix")
+    a, b, rows, cols, table, title, names = _read(game_or_matrix, rows, cols, bid_matrix_options)
+    row_label, col_label = _names(players, names)
     zero_sum = b is None or bool(np.allclose(b, -a, rtol=0.0, atol=1e-12))
     if b is None:
         b = -a
@@ -526,4 +593,192 @@ def equilibrium(
         method=how,
         table=table,
         title=title,
+        row_label=row_label,
+        col_label=col_label,
     )
+
+
+#: the methods :func:`equilibria` can list with
+_LIST_METHODS = ("vertex_enumeration", "support_enumeration")
+
+
+def equilibria(
+    game_or_matrix: Any,
+    *,
+    method: str = "vertex_enumeration",
+    rows: list[Any] | None = None,
+    cols: list[Any] | None = None,
+    players: Sequence[str] | None = None,
+) -> list[Equilibrium]:
+    """Every Nash equilibrium of a small two-player matrix game (the extreme
+    ones of a degenerate game), in a stated order.
+
+    The method (see the module's description for the sources):
+
+    - ``"vertex_enumeration"`` (the default): nashpy's vertex enumeration of
+      the two best-response polytopes, on payoffs shifted to be at least 1
+      (adding a constant to a player's payoffs changes no equilibrium; the
+      polytopes need positive payoffs to be bounded). In a nondegenerate
+      game the list is every equilibrium (an odd number of them); in a
+      degenerate game, where equilibria can form continua, it is every
+      **extreme** equilibrium, and each other equilibrium is a convex
+      combination of extreme ones (within one of the convex sets the
+      equilibria form), so the list is then not every equilibrium.
+    - ``"support_enumeration"``: nashpy's support enumeration (equal-size
+      supports only): every equilibrium of a nondegenerate game, but it can
+      miss equilibria of a degenerate one.
+
+    Each equilibrium found is checked (no player gains more than ``1e-7``
+    times the payoffs' scale by a pure deviation); duplicates (within
+    ``1e-9``) are dropped. The order: fewest pure strategies in the two
+    supports together first (so pure equilibria first), then by the
+    supports' positions in the rows' and columns' order, then by the row
+    player's, then the column player's probabilities, largest first. For
+    a nondegenerate game this is the order in which support enumeration
+    finds them, so ``equilibria(g)[0]`` is the equilibrium
+    :func:`equilibrium` (``method="auto"``) returns for a general-sum game.
+
+    Args:
+        game_or_matrix: a 2D array (zero-sum), a pair ``(A, B)`` of 2D
+            arrays of one shape, a ``nashpy.Game``, or a numeric stage table
+            (as :func:`equilibrium` takes; a game is not taken: build its
+            matrix first, e.g. with ``stage_game``).
+        method: ``"vertex_enumeration"`` or ``"support_enumeration"``.
+        rows: labels of the row player's pure strategies (default ``0..m-1``).
+        cols: labels of the column player's pure strategies (default ``0..n-1``).
+        players: the two players' names for the captions (default ``("X", "O")``).
+
+    Returns:
+        A list of :class:`Equilibrium` (at least one: every finite game has
+        one, Nash 1950), each with ``method`` the method used and ``title``
+        ``"equilibrium k of n"``.
+
+    Raises:
+        ValueError: for a matrix that is not 2D or holds NaN, labels of the
+            wrong length, an unknown method, or a game (not a matrix).
+        RuntimeError: if the method finds no equilibrium that passes the
+            check (not expected: vertex enumeration finds the extreme
+            equilibria of every game).
+    """
+    if method not in _LIST_METHODS:
+        raise ValueError(f"method must be one of {', '.join(_LIST_METHODS)}; got {method!r}")
+    if isinstance(game_or_matrix, Game):
+        raise ValueError("equilibria takes a matrix game; for a game's stage, use stage_game(game).equilibria()")
+    a, b, rows, cols, table, title, _ = _read(game_or_matrix, rows, cols, {})
+    row_label, col_label = _names(players, None)
+    zero_sum = b is None or bool(np.allclose(b, -a, rtol=0.0, atol=1e-12))
+    if b is None:
+        b = -a
+    found = _all_equilibria(a, b, method)
+    if not found:
+        raise RuntimeError(f"nashpy's {method.replace('_', ' ')} found no equilibrium")
+    head = f"{title}, " if title else ""
+    out = []
+    for k, (x, o) in enumerate(found, 1):
+        value = float(x @ a @ o)
+        out.append(Equilibrium(
+            rows=list(rows), cols=list(cols), x_array=x, o_array=o, matrix=a, matrix_o=b, value=value,
+            value_o=-value if zero_sum else float(x @ b @ o), zero_sum=zero_sum, method=method, table=table,
+            title=f"{head}equilibrium {k} of {len(found)}", row_label=row_label, col_label=col_label,
+        ))
+    return out
+
+
+def _all_equilibria(a: np.ndarray, b: np.ndarray, method: str) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The checked, deduplicated, ordered equilibria ``(x, o)`` of ``(a, b)``."""
+    m, n = a.shape
+    if m == 1 or n == 1:
+        raw = _line_equilibria(a, b)
+    else:
+        import nashpy
+
+        # the same equilibria on payoffs >= 1: the best-response polytopes are then bounded
+        game = nashpy.Game(a - a.min() + 1.0, b - b.min() + 1.0)
+        with warnings.catch_warnings():
+            # support enumeration warns on an even count (a degenerate game); the docstring says so
+            warnings.simplefilter("ignore", RuntimeWarning)
+            raw = list(getattr(game, method)())
+    scale = max(1.0, value_scale(a), value_scale(b))
+    kept: list[tuple[np.ndarray, np.ndarray]] = []
+    for sx, so in raw:
+        sx, so = np.asarray(sx, dtype=float), np.asarray(so, dtype=float)
+        if sx.shape != (m,) or so.shape != (n,) or not (np.all(np.isfinite(sx)) and np.all(np.isfinite(so))):
+            continue
+        if sx.sum() <= 0 or so.sum() <= 0:
+            continue
+        sx, so = _clean(sx), _clean(so)
+        if _regret(a, b, sx, so) > 1e-7 * scale:
+            continue
+        if any(np.allclose(sx, kx, rtol=0.0, atol=1e-9) and np.allclose(so, ko, rtol=0.0, atol=1e-9)
+               for kx, ko in kept):
+            continue
+        kept.append((sx, so))
+
+    def order(pair: tuple[np.ndarray, np.ndarray]) -> tuple[Any, ...]:
+        sx, so = pair
+        ix, io = tuple(np.flatnonzero(sx > PROB_EPS)), tuple(np.flatnonzero(so > PROB_EPS))
+        return len(ix) + len(io), ix, io, tuple(-sx), tuple(-so)
+
+    return sorted(kept, key=order)
+
+
+def _line_equilibria(a: np.ndarray, b: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The extreme equilibria of a game where one player has one pure strategy
+    (the polytope method needs two dimensions): that strategy, and each pure
+    best response of the other player to it (the equilibria are the mixes of
+    those best responses, whose extreme points these are)."""
+    m, n = a.shape
+    out = []
+    if m == 1:
+        gains = b[0]
+        best = gains.max()
+        for j in range(n):
+            if gains[j] >= best - 1e-12 * max(1.0, abs(best)):
+                out.append((np.ones(1), np.eye(n)[j]))
+    else:
+        gains = a[:, 0]
+        best = gains.max()
+        for i in range(m):
+            if gains[i] >= best - 1e-12 * max(1.0, abs(best)):
+                out.append((np.eye(m)[i], np.ones(1)))
+    return out
+
+
+def is_degenerate(game_or_matrix: Any) -> bool:
+    """True if the bimatrix game is **degenerate**: some mixed strategy with
+    ``k`` pure strategies in its support has more than ``k`` pure best
+    responses (the definition of von Stengel 2007, the chapter cited in the
+    module's description). Checked on the vertices of the two
+    best-response polytopes: the game is degenerate if and only if one of
+    them has a point with more labels (tight inequalities) than the
+    polytope's dimension, and then one of its vertices has.
+
+    Args:
+        game_or_matrix: a 2D array (zero-sum), a pair ``(A, B)``, a
+            ``nashpy.Game`` or a numeric stage table.
+
+    Returns:
+        True for a degenerate game: its equilibria may form continua, and
+        :func:`equilibria` then lists the extreme ones.
+
+    Raises:
+        ValueError: for a malformed matrix, or a game (not a matrix).
+    """
+    if isinstance(game_or_matrix, Game):
+        raise ValueError("is_degenerate takes a matrix game; for a game's stage, use stage_game(game)")
+    a, b, *_ = _read(game_or_matrix, None, None, {})
+    if b is None:
+        b = -a
+    m, n = a.shape
+    if m == 1:  # one row: a mix of k columns has one best response (the row); the row has |best columns|
+        return int(np.sum(b[0] >= b[0].max() - 1e-12 * max(1.0, abs(b[0].max())))) > 1
+    if n == 1:
+        return int(np.sum(a[:, 0] >= a[:, 0].max() - 1e-12 * max(1.0, abs(a[:, 0].max())))) > 1
+    from nashpy.polytope import build_halfspaces, non_trivial_vertices
+
+    shifted_a, shifted_b = a - a.min() + 1.0, b - b.min() + 1.0
+    for halfspaces, dim in ((build_halfspaces(shifted_b.T), m), (build_halfspaces(shifted_a), n)):
+        for _vertex, labels in non_trivial_vertices(halfspaces):
+            if len(labels) > dim:
+                return True
+    return False

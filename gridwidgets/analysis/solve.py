@@ -27,10 +27,12 @@ general-sum returns are refused with :class:`ValueError` saying which.
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import threading
 import time
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,7 +40,7 @@ from ..core.game import Game
 from ..core.gametype import why_unsolvable
 from ..core.hooks import fast_path_applies
 
-__all__ = ["Budget", "Solution", "SolveBudgetExceeded", "shrink_table", "solve"]
+__all__ = ["CHECK_EVERY", "Budget", "Solution", "SolveBudgetExceeded", "shrink_table", "solve", "stop_watch"]
 
 #: past this many positions (about half a gigabyte) the transposition table
 #: drops its smaller half (see ``_shrink``); it only speeds the search up, so
@@ -49,6 +51,19 @@ _CHECK_EVERY = 1 << 12
 #: the stop event of the solve in progress in this thread (see ``solve(stop=...)``)
 _STOP: contextvars.ContextVar[threading.Event | None] = contextvars.ContextVar("gridwidgets_solve_stop",
                                                                              default=None)
+#: how often a search checks its budget (positions, a power of 2), for other exact searches
+CHECK_EVERY = _CHECK_EVERY
+
+
+@contextlib.contextmanager
+def stop_watch(stop: threading.Event | None) -> Iterator[None]:
+    """Within the block, a :class:`Budget` made in this thread checks ``stop``
+    (another thread sets it to end the search early), as in :func:`solve`."""
+    token = _STOP.set(stop)
+    try:
+        yield
+    finally:
+        _STOP.reset(token)
 
 
 class SolveBudgetExceeded(RuntimeError):

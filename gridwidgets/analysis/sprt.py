@@ -93,8 +93,12 @@ class SPRTResult:
 
     Attributes:
         names: the two agents' names, ``(a, b)``.
-        decision: ``"H1"`` (``a`` is ``elo1`` stronger: accepted), ``"H0"``
-            (``a`` is at most ``elo0`` stronger: accepted) or
+        decision: ``"H1"`` (the data favour "``a`` is ``elo1`` stronger"
+            over "``a`` is ``elo0`` stronger", at the error rates asked for),
+            ``"H0"`` (the data favour "``a`` is ``elo0`` stronger" over
+            "``elo1`` stronger": with ``elo0=0``, no sign that ``a`` is
+            stronger, not a proof that it is not; a difference between the
+            two hypotheses is not what the test was built to tell) or
             ``"inconclusive"`` (``max_games`` reached first).
         llr: the log-likelihood ratio after each game (length ``games``).
         lower, upper: the bounds ``log(beta / (1 - alpha))`` and ``log((1 - beta) / alpha)``.

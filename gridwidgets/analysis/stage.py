@@ -2,7 +2,8 @@
 form (the matrix of both players' payoffs) and its extensive form (the first
 player chooses, then the second chooses in one information set holding every
 choice of the first, so neither sees the other's choice), with Gambit's file
-formats, best responses and exploitability.
+formats, best responses, every equilibrium, and how far a strategy or a
+profile is from equilibrium.
 
 Sources:
 
@@ -12,11 +13,19 @@ Sources:
   format ``EFG 2 R``. pygambit (``pygambit.read_nfg``,
   ``pygambit.read_efg``) reads both back, which the tests check payoff by
   payoff and label by label;
-- exploitability of a strategy in a zero-sum game is what it gives away
-  against a best-responding opponent, measured from the game value;
-  NashConv, the sum over players of what a best response gains against a
-  profile, is as in Lanctot et al. 2017, "A Unified Game-Theoretic Approach
-  to Multiagent Reinforcement Learning", NeurIPS.
+- **exploitability** of a strategy is defined for zero-sum games only: what
+  it gives away against a best-responding opponent, measured from the game
+  value. A general-sum game has no value, and an opponent's best response
+  is not what the opponent would play in an equilibrium, so there the
+  measures are those of a **profile** (one strategy per player): each
+  player's **regret** (incentive to deviate: the best-response payoff
+  minus the profile's payoff) and **NashConv**, the sum of the regrets,
+  0 exactly at a Nash equilibrium (Lanctot et al. 2017, "A Unified
+  Game-Theoretic Approach to Multiagent Reinforcement Learning", NeurIPS;
+  the same sum as OpenSpiel's ``nash_conv``);
+- every equilibrium (the extreme ones of a degenerate game) by nashpy's
+  vertex enumeration: :func:`~gridwidgets.analysis.equilibrium.equilibria`
+  says how, and in which order.
 
 ``stage_game(g)`` takes what :func:`~gridwidgets.analysis.equilibrium.equilibrium`
 takes: a game at a two-player simultaneous node (valued by its game's
@@ -39,7 +48,15 @@ import numpy as np
 
 from ..core.errors import shorten
 from ..core.game import Game
-from .equilibrium import Equilibrium, as_matrices, before_submissions, equilibrium, is_table
+from .equilibrium import (
+    Equilibrium,
+    as_matrices,
+    before_submissions,
+    equilibria,
+    equilibrium,
+    is_degenerate,
+    is_table,
+)
 
 __all__ = ["StageGame", "stage_game"]
 
@@ -239,32 +256,83 @@ class StageGame:
         labels = self.strategies(p)
         return [labels[i] for i in range(len(labels)) if gains[i] >= best - slack], best
 
-    # -- equilibrium, value, exploitability ----------------------------------
+    # -- equilibria, value, exploitability, regrets ----------------------------
     def equilibrium(self, method: str = "auto") -> Equilibrium:
         """A Nash equilibrium of this game, by :func:`~gridwidgets.analysis.equilibrium.equilibrium`.
 
+        In a zero-sum game it gives the value. A general-sum game may have
+        several equilibria with different payoffs: :meth:`equilibria` lists
+        them all, and for a nondegenerate game this one is the first of
+        that list.
+
         Args:
             method: as for :func:`~gridwidgets.analysis.equilibrium.equilibrium`:
-                ``"auto"`` (the minimax LP when zero-sum, nashpy otherwise),
-                ``"lp"``, ``"support_enumeration"``, ``"lemke_howson"`` or
-                ``"vertex_enumeration"``.
+                ``"auto"`` (the minimax LP when zero-sum, nashpy's support
+                enumeration otherwise: the first it finds, smallest supports
+                first), ``"lp"``, ``"support_enumeration"``,
+                ``"lemke_howson"`` or ``"vertex_enumeration"``.
 
         Returns:
             An :class:`~gridwidgets.analysis.equilibrium.Equilibrium` labelled
-            with :attr:`rows` and :attr:`cols` (a new object at each call).
+            with :attr:`rows` and :attr:`cols`, and with :attr:`players` as
+            its ``row_label`` and ``col_label`` (a new object at each call).
 
         Raises:
             ValueError: for an unknown method, or ``"lp"`` for a game that is not zero-sum.
             RuntimeError: if the method finds no equilibrium.
         """
         pair = self.a if self.zero_sum else (self.a, self.b)
-        return equilibrium(pair, method=method, rows=list(self.rows), cols=list(self.cols))
+        return equilibrium(pair, method=method, rows=list(self.rows), cols=list(self.cols), players=self.players)
+
+    def equilibria(self, method: str = "vertex_enumeration") -> list[Equilibrium]:
+        """Every Nash equilibrium of this game, by
+        :func:`~gridwidgets.analysis.equilibrium.equilibria` (nashpy's vertex
+        enumeration by default).
+
+        In a nondegenerate game (:meth:`is_degenerate` False) the list is
+        every equilibrium. In a degenerate game it is every **extreme**
+        equilibrium: the equilibria there can form continua (e.g. the entry
+        game's (Out, Fight with any probability of at least 1/2)), whose
+        end points the list holds.
+
+        Args:
+            method: ``"vertex_enumeration"`` or ``"support_enumeration"``
+                (which can miss equilibria of a degenerate game).
+
+        Returns:
+            A list of :class:`~gridwidgets.analysis.equilibrium.Equilibrium`,
+            labelled with the strategies and the players' names, pure
+            equilibria first (the order is stated in
+            :func:`~gridwidgets.analysis.equilibrium.equilibria`), each
+            titled ``"<title>, equilibrium k of n"``.
+
+        Raises:
+            ValueError: for an unknown method.
+        """
+        pair = self.a if self.zero_sum else (self.a, self.b)
+        found = equilibria(pair, method=method, rows=list(self.rows), cols=list(self.cols), players=self.players)
+        if self.title:
+            for eq in found:
+                eq.title = f"{self.title}, {eq.title}"
+        return found
+
+    def is_degenerate(self) -> bool:
+        """True if some mixed strategy with ``k`` pure strategies in its support
+        has more than ``k`` pure best responses
+        (:func:`~gridwidgets.analysis.equilibrium.is_degenerate`): then
+        :meth:`equilibria` lists the extreme equilibria, not every one."""
+        return is_degenerate((self.a, self.b))
 
     @cached_property
     def _solution(self) -> tuple[np.ndarray, np.ndarray, float]:
         """One equilibrium, solved once: ``(x, y, player 0's value)``."""
         eq = self.equilibrium()
         return eq.x_array, eq.o_array, eq.value
+
+    @cached_property
+    def _all_equilibria(self) -> list[Equilibrium]:
+        """:meth:`equilibria`, solved once (for the panels)."""
+        return self.equilibria()
 
     def value(self) -> float:
         """The game value for player 0 (zero-sum games only; the minimax LP).
@@ -280,58 +348,76 @@ class StageGame:
             raise ValueError("only a zero-sum game has a value; this one is general-sum")
         return self._solution[2]
 
-    def exploitability(self, strategy: Any, player: int, against: Any = None) -> float:
-        """What ``player``'s mixed strategy gives away to a best-responding opponent.
+    def exploitability(self, strategy: Any, player: int) -> float:
+        """What ``player``'s mixed strategy gives away to a best-responding
+        opponent, in a zero-sum game.
 
-        - Zero-sum game: the game value (for ``player``) minus what
-          ``strategy`` guarantees, i.e. its payoff against the opponent's best
-          response: ``value - min(x @ a)`` for player 0,
-          ``max(a @ y) - value`` for player 1. Always ``>= 0``, and 0 (up to
-          the solver's round-off, ~1e-9) exactly for the equilibrium
-          strategies (by the minimax theorem).
-        - General-sum game (no value exists): the NashConv-style term of the
-          opponent (Lanctot et al. 2017): what the opponent gains by
-          switching from ``against`` to a best response to ``strategy``,
-          ``max_j u_opp(strategy, j) - u_opp(strategy, against)``. ``against``
-          defaults to the opponent's strategy in :meth:`equilibrium`'s
-          equilibrium, so the measure is ``>= 0`` and 0 for ``player``'s
-          strategy of that equilibrium.
+        The game value (for ``player``) minus what ``strategy`` guarantees,
+        i.e. its payoff against the opponent's best response:
+        ``value - min(x @ a)`` for player 0, ``max(a @ y) - value`` for
+        player 1. Always ``>= 0``, and 0 (up to the solver's round-off,
+        ~1e-9) exactly for the equilibrium (minimax) strategies, by the
+        minimax theorem.
+
+        A general-sum game has no value to measure from, and what the
+        opponent's best response takes is not what an equilibrium opponent
+        would play: measure a **profile** there, with :meth:`regrets` or
+        :meth:`nash_conv`.
 
         Args:
             strategy: ``player``'s mixed strategy (as :meth:`mixed` reads it).
             player: whose strategy it is (0 or 1).
-            against: general-sum games only: the opponent's mixed strategy to
-                compare the best response with (default: its equilibrium strategy).
 
         Returns:
             The exploitability, a ``float >= 0`` in payoff units.
 
         Raises:
-            ValueError: for a player other than 0 or 1, a bad strategy, or
-                ``against`` given for a zero-sum game.
+            ValueError: for a general-sum game (use ``regrets(x, y)`` or
+                ``nash_conv(x, y)``), a player other than 0 or 1, or a bad strategy.
         """
         p = _player(player)
+        if not self.zero_sum:
+            raise ValueError("exploitability is for zero-sum games (it is measured from the value); "
+                             "this game is general-sum: use regrets(x, y) or nash_conv(x, y) of a profile")
         s = self.mixed(strategy, p)
-        if self.zero_sum:
-            if against is not None:
-                raise ValueError("against is for general-sum games; a zero-sum game is measured from its value")
-            v = self.value()
-            if p == 0:
-                return max(0.0, v - float((s @ self.a).min()))
-            return max(0.0, float((self.a @ s).max()) - v)
-        t = self._solution[1 - p] if against is None else self.mixed(against, 1 - p)
+        v = self.value()
         if p == 0:
-            gains, now = s @ self.b, float(s @ self.b @ t)
-        else:
-            gains, now = self.a @ s, float(t @ self.a @ s)
-        return max(0.0, float(gains.max()) - now)
+            return max(0.0, v - float((s @ self.a).min()))
+        return max(0.0, float((self.a @ s).max()) - v)
+
+    def regrets(self, x: Any, y: Any) -> tuple[float, float]:
+        """Each player's regret in the profile ``(x, y)``: their incentive to deviate.
+
+        Player 0's regret is what a best response to ``y`` earns player 0
+        minus what ``x`` earns against ``y``; player 1's likewise against
+        ``x``. Both are 0 exactly when ``(x, y)`` is a Nash equilibrium (each
+        strategy a best response to the other). It is the measure of a
+        profile in any game, zero-sum or not (Lanctot et al. 2017 sum them
+        into :meth:`nash_conv`).
+
+        Args:
+            x: player 0's mixed strategy (as :meth:`mixed` reads it).
+            y: player 1's mixed strategy.
+
+        Returns:
+            ``(player 0's regret, player 1's regret)``, each a ``float >= 0``
+            in payoff units.
+
+        Raises:
+            ValueError: for a bad strategy.
+        """
+        ux, uy = self.expected(x, y)
+        _, bx = self.best_response(y, 0)
+        _, by = self.best_response(x, 1)
+        return max(0.0, bx - ux), max(0.0, by - uy)
 
     def nash_conv(self, x: Any, y: Any) -> float:
-        """NashConv of the profile ``(x, y)`` (Lanctot et al. 2017).
+        """NashConv of the profile ``(x, y)`` (Lanctot et al. 2017): the sum of
+        the two players' :meth:`regrets`.
 
-        The sum over both players of what a best response gains over the
-        profile. In a zero-sum game it is the sum of the two strategies'
-        :meth:`exploitability`.
+        In a zero-sum game it is the sum of the two strategies'
+        :meth:`exploitability` (the profile's payoff cancels out of the sum:
+        ``max(a @ y) - min(x @ a)``).
 
         Args:
             x: player 0's mixed strategy (as :meth:`mixed` reads it).
@@ -343,10 +429,8 @@ class StageGame:
         Raises:
             ValueError: for a bad strategy.
         """
-        ux, uy = self.expected(x, y)
-        _, bx = self.best_response(y, 0)
-        _, by = self.best_response(x, 1)
-        return max(0.0, bx - ux) + max(0.0, by - uy)
+        rx, ry = self.regrets(x, y)
+        return rx + ry
 
     # -- Gambit files ---------------------------------------------------------
     def to_nfg(self) -> str:
@@ -487,22 +571,41 @@ class StageGame:
         kind = "zero-sum" if self.zero_sum else "general-sum"
         return f"StageGame({title!r}: {len(self.rows)}x{len(self.cols)}, {kind})"
 
-    def explore(self, player: int = 0) -> Any:
+    def explore(self, player: int = 0, against: Any = None) -> Any:
         """A notebook panel to propose a mixed strategy of ``player`` and see what it gives away.
 
         One ``FloatSlider`` per pure strategy of ``player`` gives its weight
         (0 to 1, all 1 at the start: the uniform strategy); the weights are
-        normalised to a distribution, as a line above the sliders says. An HTML
-        report shows, live: the probabilities (the first line), the
-        opponent's best response (and what
-        it earns), ``player``'s expected payoff against it, and the
-        exploitability (:meth:`exploitability`; for a zero-sum game also the
-        guaranteed payoff and the game value). An *Equilibrium* button sets
-        the sliders to ``player``'s equilibrium strategy. Works without a
-        browser: set the sliders' ``value`` and read ``report.value``.
+        normalised to a distribution, as a line above the sliders says. An
+        HTML report shows, live, the probabilities (the first line) and the
+        opponent's best responses (and what they earn the opponent), then:
+
+        - **zero-sum game**: ``player``'s expected payoff against that best
+          response, the game value and the :meth:`exploitability` (the value
+          minus what the strategy guarantees). The *Equilibrium* button sets
+          the sliders to ``player``'s minimax strategy.
+        - **general-sum game**: no exploitability (there is no value, and the
+          opponent's best response is not what an equilibrium opponent
+          plays). The report measures **profiles** instead: the strategy
+          with each of the opponent's equilibrium strategies (from
+          :meth:`equilibria`, pure equilibria first; one line per distinct
+          strategy), or with ``against`` if given, and for each profile both
+          players' payoffs, their :meth:`regrets` and the :meth:`nash_conv`.
+          A line whose NashConv is 0 says the slider strategy and that
+          strategy of the opponent form a Nash equilibrium; the others say
+          how much each player would gain by deviating alone. The
+          *Equilibrium* button sets the sliders to ``player``'s strategy in
+          equilibrium 1, 2, ... of :meth:`equilibria` in turn, its label
+          saying which comes next.
+
+        Works without a browser: set the sliders' ``value`` and read
+        ``report.value``.
 
         Args:
             player: whose strategy the sliders set (0 or 1).
+            against: general-sum games only: the opponent's mixed strategy
+                (as :meth:`mixed` reads it) to measure the profile with,
+                instead of each of its equilibrium strategies.
 
         Returns:
             An ``ipywidgets.VBox`` with attributes ``sliders`` (the
@@ -514,7 +617,8 @@ class StageGame:
             sliders, saying they are weights).
 
         Raises:
-            ValueError: for a player other than 0 or 1.
+            ValueError: for a player other than 0 or 1, ``against`` given
+                for a zero-sum game, or a bad ``against`` strategy.
         """
         import ipywidgets
 
@@ -522,6 +626,10 @@ class StageGame:
         labels = self.strategies(p)
         me, other = html.escape(self.players[p]), html.escape(self.players[1 - p])
         mine = self.a if p == 0 else self.b.T  # rows: my strategies, columns: the opponent's
+        if against is not None and self.zero_sum:
+            raise ValueError("against is for general-sum games; a zero-sum strategy is measured from the value")
+        profiles = [] if self.zero_sum else self._opponents(p, against)
+
         def name(label: str, limit: int = 16) -> str:
             if len(label) <= limit:
                 return label
@@ -537,8 +645,15 @@ class StageGame:
             f"with its weight divided by the sum of the weights, so equal weights (1.00 each at the start) "
             f"are the uniform strategy. The line <i>{me} plays …</i> under the button gives the probabilities.")
         report = ipywidgets.HTML()
-        button = ipywidgets.Button(description="Equilibrium", tooltip="set the sliders to an equilibrium strategy")
+        listed = [] if self.zero_sum else self._all_equilibria
+        if self.zero_sum:
+            button = ipywidgets.Button(description="Equilibrium", tooltip="set the sliders to an equilibrium strategy")
+        else:
+            button = ipywidgets.Button(description=f"Equilibrium 1 of {len(listed)}",
+                                       tooltip=f"set the sliders to {self.players[p]}'s strategy in this "
+                                               f"equilibrium of equilibria(), then the next")
         busy = [False]
+        turn = [0]
 
         def update(*_: Any) -> None:
             if busy[0]:
@@ -550,23 +665,32 @@ class StageGame:
             s = w / w.sum()
             shown = ", ".join(f"{html.escape(lab)} {q:.1%}" for lab, q in zip(labels, s, strict=True) if q > 0)
             replies, gain = self.best_response(s, 1 - p)
-            others = self.strategies(1 - p)
-            mine_vs = [float(s @ mine[:, others.index(r)]) for r in replies]
-            lo, hi = min(mine_vs), max(mine_vs)
-            payoff = f"{lo:+.3f}" if hi - lo <= 1e-9 else f"{lo:+.3f} to {hi:+.3f} (as it breaks the tie)"
             lines = [f"<b>{me} plays</b> {shown}",
-                     f"<b>{other}'s best response</b>: {html.escape(', '.join(replies))} (earning {gain:+.3f})",
-                     f"<b>{me}'s expected payoff</b> against it: {payoff}"]
+                     f"<b>{other}'s best response</b>: {html.escape(', '.join(replies))} (earning {gain:+.3f})"]
             if self.zero_sum:
+                others = self.strategies(1 - p)
+                mine_vs = [float(s @ mine[:, others.index(r)]) for r in replies]
+                lo, hi = min(mine_vs), max(mine_vs)
+                payoff = f"{lo:+.3f}" if hi - lo <= 1e-9 else f"{lo:+.3f} to {hi:+.3f} (as it breaks the tie)"
                 sign = 1.0 if p == 0 else -1.0
-                lines.append(f"<b>game value</b> for {me}: {sign * self.value():+.3f}")
-            lines.append(f"<b>exploitability</b> {self.exploitability(s, p):.3f}")
+                lines += [f"<b>{me}'s expected payoff</b> against it: {payoff}",
+                          f"<b>game value</b> for {me}: {sign * self.value():+.3f}",
+                          f"<b>exploitability</b> {self.exploitability(s, p):.3f}"]
+            else:
+                lines += self._profile_lines(s, p, profiles, against is not None)
             report.value = "<br>".join(lines)
 
         def to_equilibrium(_b: Any) -> None:
+            if self.zero_sum:
+                target = self._solution[p]
+            else:
+                eq = listed[turn[0] % len(listed)]
+                target = eq.x_array if p == 0 else eq.o_array
+                turn[0] += 1
+                button.description = f"Equilibrium {turn[0] % len(listed) + 1} of {len(listed)}"
             busy[0] = True
             try:
-                for sl, q in zip(sliders, self._solution[p], strict=True):
+                for sl, q in zip(sliders, target, strict=True):
                     sl.value = float(q)
             finally:
                 busy[0] = False
@@ -585,6 +709,49 @@ class StageGame:
         box.title = f"{self.players[p]}'s mixed strategy"
         return box
 
+    def _opponents(self, p: int, against: Any) -> list[tuple[np.ndarray, str]]:
+        """The opponent strategies :meth:`explore` measures ``player``'s mix
+        with in a general-sum game: ``against``, or the opponent's strategy in
+        each listed equilibrium (one entry per distinct strategy, named by the
+        equilibria it comes from)."""
+        if against is not None:
+            return [(self.mixed(against, 1 - p), "the given strategy")]
+        out: list[tuple[np.ndarray, list[int]]] = []
+        for k, eq in enumerate(self._all_equilibria, 1):
+            t = eq.o_array if p == 0 else eq.x_array
+            for seen, where in out:
+                if np.allclose(seen, t, rtol=0.0, atol=1e-9):
+                    where.append(k)
+                    break
+            else:
+                out.append((t, [k]))
+        return [(t, ("equilibrium " if len(ks) == 1 else "equilibria ") + ", ".join(map(str, ks))) for t, ks in out]
+
+    def _profile_lines(self, s: np.ndarray, p: int, profiles: list[tuple[np.ndarray, str]],
+                       given: bool) -> list[str]:
+        """The general-sum report of :meth:`explore`: the regrets and NashConv
+        of ``player``'s mix ``s`` with each opponent strategy of ``profiles``."""
+        other = html.escape(self.players[1 - p])
+        labels = self.strategies(1 - p)
+        first, second = html.escape(self.players[0]), html.escape(self.players[1])
+        if given:
+            why = [f"{other}'s strategy assumed: the one given (against=);",
+                   "NashConv (the sum of the regrets) 0: the profile is a Nash equilibrium"]
+        else:
+            why = [f"{other}'s strategy assumed: {other}'s in each of the {len(self._all_equilibria)} equilibria of "
+                   f"equilibria() (pure first),",
+                   f"what {other} plays in equilibrium; NashConv (the sum of the regrets) 0: an equilibrium"]
+        lines = ["<b>no exploitability</b> in a general-sum game (no value): <b>regrets</b> of a profile instead",
+                 *why]
+        for t, origin in profiles:
+            x, y = (s, t) if p == 0 else (t, s)
+            u0, u1 = self.expected(x, y)
+            r0, r1 = self.regrets(x, y)
+            mix = ", ".join(f"{html.escape(lab)} {q:.0%}" for lab, q in zip(labels, t, strict=True) if q > 1e-9)
+            lines.append(f"with {other} {mix} ({origin}): payoffs {first} {u0:+.3f}, {second} {u1:+.3f}")
+            lines.append(f"&nbsp;&nbsp;regrets {first} {r0:.3f}, {second} {r1:.3f}; <b>NashConv</b> {r0 + r1:.3f}")
+        return lines
+
     def play_against(self, mix: Any = "equilibrium", player: int = 0, seed: int = 0,
                      rounds: int | None = None) -> Any:
         """A match against a mixed strategy: the student plays ``player``'s side, round after round.
@@ -593,14 +760,18 @@ class StageGame:
         per strategy in a notebook, or ``choose(label)``); the opponent's
         choice is drawn from ``mix`` (seeded); the panel shows the last round,
         the rounds played, the running total and average payoff, the game
-        value for the student (general-sum: the student's payoff in the
-        equilibrium :meth:`equilibrium` returns) and a plot of the running
-        average against it.
+        value for the student (general-sum, which has no value: the student's
+        best-response payoff against ``mix``, which is the student's payoff
+        in the equilibrium when ``mix`` is an equilibrium strategy) and a
+        plot of the running average against it.
 
         Args:
-            mix: the opponent's mixed strategy: ``"equilibrium"`` (its strategy
-                in :meth:`equilibrium`'s equilibrium), probabilities in the order
-                of :meth:`strategies`, a ``{label: probability}`` mapping, or a label.
+            mix: the opponent's mixed strategy: ``"equilibrium"`` (zero-sum:
+                its minimax strategy; general-sum: its strategy in the first
+                equilibrium :meth:`equilibria` lists, pure ones first, as the
+                panel says), one of :meth:`equilibria` (its strategy in that
+                one), probabilities in the order of :meth:`strategies`, a
+                ``{label: probability}`` mapping, or a label.
             player: the student's side, 0 (rows) or 1 (columns).
             seed: seeds the opponent's draws (an ``int >= 0``).
             rounds: the match's length (``None``: no limit).
@@ -815,7 +986,9 @@ def _explorer_class() -> type:
             text = re.sub(r"<br\s*/?>", "\n", self.report.value)
             lines = [html.unescape(re.sub(r"<[^>]*>", "", t)).strip() for t in text.split("\n")]
             lines = [t[:110] for t in lines if t]
-            width, bar_x, bar_w, row = 640, 150, 380, 26
+            # 640 wide, wider for long lines (about 7.2 px a character at 13 px)
+            width = max([640] + [24 + round(7.2 * len(t)) for t in lines])
+            bar_x, bar_w, row = 150, 380, 26
             rows = [f'<text x="12" y="22" font-size="15" font-weight="bold">{html.escape(self.title)}</text>']
             y = 40
             for label, q in zip(self.labels, probs, strict=True):

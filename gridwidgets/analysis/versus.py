@@ -12,8 +12,18 @@ student to at most the value, in expectation, so no way of playing beats the
 value in the long run; a pure strategy that is a best response to the
 opponent's strategy (every one in the support of one of the student's
 equilibrium strategies is) earns exactly the value, the others less. An
-opponent playing any other mixed strategy can be exploited: a best response
-to it earns more than the value (:meth:`~gridwidgets.analysis.stage.StageGame.best_response`).
+opponent playing a mixed strategy that is not a minimax strategy can be
+exploited: a best response to it earns more than the value
+(:meth:`~gridwidgets.analysis.stage.StageGame.best_response`).
+
+A general-sum game has no value. There the reference line is the student's
+**best-response payoff** against the opponent's mix: the most any way of
+playing earns per round in expectation. When the opponent plays its
+strategy of a Nash equilibrium, that is the student's payoff in that
+equilibrium (the student's own equilibrium strategy is a best response to
+it). Which equilibrium is named: by default the first of
+:meth:`~gridwidgets.analysis.stage.StageGame.equilibria` (pure equilibria
+first), or any of them passed as ``mix``.
 
 ``MatrixMatch`` is the match without a widget (``choose``, ``history``,
 ``total``, ``average``, ``value``); its ``panel`` is the notebook widget (one
@@ -33,6 +43,7 @@ from typing import Any
 import numpy as np
 
 from ..core.errors import shorten
+from .equilibrium import Equilibrium
 from .stage import StageGame
 
 __all__ = ["MatchRound", "MatrixMatch"]
@@ -86,18 +97,25 @@ class MatrixMatch:
     for the student:
 
     - zero-sum game: the game value (what the student can guarantee and the
-      opponent can hold them to), whatever ``mix`` is;
-    - general-sum game: the student's payoff in the equilibrium
-      :meth:`StageGame.equilibrium() <gridwidgets.analysis.stage.StageGame.equilibrium>`
-      returns (``method="auto"``: the first one nashpy's support enumeration
-      finds, smallest supports first, so a pure equilibrium when there is
-      one). With ``mix="equilibrium"`` the opponent plays its strategy of
-      that same equilibrium.
+      opponent can hold them to), whatever ``mix`` is; ``mix="equilibrium"``
+      is the opponent's minimax strategy (the LP's);
+    - general-sum game (no value): the student's best-response payoff
+      against :attr:`mix`, the most the student can earn per round in
+      expectation. ``mix="equilibrium"`` is the opponent's strategy in the
+      first equilibrium :meth:`StageGame.equilibria()
+      <gridwidgets.analysis.stage.StageGame.equilibria>` lists (pure
+      equilibria first; for a nondegenerate game the one
+      :meth:`StageGame.equilibrium()
+      <gridwidgets.analysis.stage.StageGame.equilibrium>` returns), and
+      the line is then the student's payoff in that equilibrium; pass
+      another equilibrium of the list as ``mix`` to play against it.
 
     Args:
         stage: the game.
         mix: the opponent's mixed strategy: ``"equilibrium"`` (its strategy in
-            the equilibrium above), a sequence of probabilities (one per pure
+            the equilibrium above), an :class:`~gridwidgets.analysis.equilibrium.Equilibrium`
+            of this game (e.g. one of ``stage.equilibria()``: the opponent's
+            strategy in it), a sequence of probabilities (one per pure
             strategy of the opponent, in order), a ``{label: probability}``
             mapping (labels left out get 0), or one label (played for sure).
         player: the student's side, 0 or 1.
@@ -111,7 +129,8 @@ class MatrixMatch:
             with an unknown label, a negative, NaN or non-numeric entry, or not
             summing to 1 within 1e-6 (:meth:`StageGame.mixed
             <gridwidgets.analysis.stage.StageGame.mixed>` says which); a seed
-            that is not an ``int >= 0``; ``rounds`` not a positive ``int`` or ``None``.
+            that is not an ``int >= 0``; ``rounds`` not a positive ``int`` or
+            ``None``; an equilibrium of another game.
         RuntimeError: if no equilibrium is found.
 
     Attributes:
@@ -119,7 +138,12 @@ class MatrixMatch:
         player: the student's side (0: rows, 1: columns).
         seed: the seed of the opponent's draws.
         rounds: the match's length, or ``None``.
-        mix_name: ``"the equilibrium mix"`` or ``"a chosen mix"``.
+        mix_name: ``"the equilibrium mix"`` (zero-sum), ``"their strategy in
+            equilibrium k of n"`` (general-sum, ``k`` in the order of
+            :meth:`StageGame.equilibria()
+            <gridwidgets.analysis.stage.StageGame.equilibria>`) or ``"a chosen mix"``.
+        equilibrium: the equilibrium whose strategy the opponent plays
+            (``None`` for a chosen mix).
         match: the number of the current match (0 until the first :meth:`reset`).
     """
 
@@ -137,20 +161,37 @@ class MatrixMatch:
         self.seed = int(seed)
         self.rounds = None if rounds is None else int(rounds)
         opp = 1 - p
-        chosen = not (isinstance(mix, str) and mix == "equilibrium")
-        given = stage.mixed(mix, opp) if chosen else None  # checked before the equilibrium is solved
-        eq = stage.equilibrium()
-        if given is None:
+        # both players' payoffs with the student's strategies as rows, the opponent's as columns
+        self._mine = stage.a if p == 0 else stage.b.T
+        self._theirs = stage.b if p == 0 else stage.a.T
+        self.equilibrium: Equilibrium | None = None
+        self._count = 0
+        if isinstance(mix, Equilibrium):
+            if (tuple(str(r) for r in mix.rows), tuple(str(c) for c in mix.cols)) != (stage.rows, stage.cols) \
+                    or not np.array_equal(mix.matrix, stage.a) or not np.array_equal(mix.matrix_o, stage.b):
+                raise ValueError("this equilibrium is of another game (its strategies or payoffs differ)")
+            self.equilibrium = mix
+        elif isinstance(mix, str) and mix == "equilibrium":
+            if stage.zero_sum:
+                self.equilibrium = stage.equilibrium()
+            else:
+                listed = stage.equilibria()
+                self.equilibrium, self._count = listed[0], len(listed)
+        if self.equilibrium is None:
+            given = stage.mixed(mix, opp)
+            self.mix_name = "a chosen mix"
+        else:
+            eq = self.equilibrium
             given = np.clip(eq.o_array if p == 0 else eq.x_array, 0.0, None)
-        self.mix_name = "a chosen mix" if chosen else "the equilibrium mix"
+            self.mix_name = "the equilibrium mix" if stage.zero_sum else f"their strategy in {_which(eq, self._count)}"
         #: the opponent's mixed strategy, normalised (one probability per pure strategy)
         self.mix: np.ndarray = given / given.sum()
         self.mix.setflags(write=False)
         #: the reference for the running average (see the class's description)
-        self.value: float = float(eq.value if p == 0 else eq.value_o) + 0.0
-        # both players' payoffs with the student's strategies as rows, the opponent's as columns
-        self._mine = stage.a if p == 0 else stage.b.T
-        self._theirs = stage.b if p == 0 else stage.a.T
+        if stage.zero_sum:
+            self.value: float = float(stage.value() if p == 0 else -stage.value()) + 0.0
+        else:
+            self.value = float(np.max(self._mine @ self.mix)) + 0.0
         self._integral = bool(np.all(stage.payoffs == np.round(stage.payoffs)))
         self.match = 0
         self._history: list[MatchRound] = []
@@ -292,15 +333,30 @@ class MatrixMatch:
 
     # -- what the panel shows ---------------------------------------------------
     def value_name(self) -> str:
-        """What :attr:`value` is: ``"game value"`` or ``"equilibrium payoff"``."""
-        return "game value" if self.stage.zero_sum else "equilibrium payoff"
+        """What :attr:`value` is: ``"game value"`` (zero-sum), ``"equilibrium
+        payoff"`` (general-sum, the opponent playing its strategy of an
+        equilibrium: the student's payoff in it) or ``"best-response payoff"``
+        (general-sum, a chosen mix)."""
+        if self.stage.zero_sum:
+            return "game value"
+        return "best-response payoff" if self.equilibrium is None else "equilibrium payoff"
 
     def describe(self) -> list[str]:
-        """The panel's lines of text, as plain text: who plays what, the last
-        round, and the running figures."""
+        """The panel's lines of text, as plain text: who plays what (in a
+        general-sum game also which equilibrium and what the reference line
+        is), the last round, and the running figures."""
         mix = ", ".join(f"{lab} {q:.1%}" for lab, q in zip(self.opponent_strategies, self.mix, strict=True) if q > 0)
         side = "rows" if self.player == 0 else "columns"
         lines = [f"You play {self.you} ({side}); {self.opponent} plays {self.mix_name}: {mix}"]
+        if not self.stage.zero_sum:
+            if self.equilibrium is not None:
+                lines.append(f"Line: your payoff in that equilibrium, the most you can earn per round against "
+                             f"{self.opponent}")
+                if self._count:
+                    lines.append(f"(the first of the {self._count} that equilibria() lists, pure ones first; "
+                                 f"pass another as mix=)")
+            else:
+                lines.append("Line: your best-response payoff, the most you can earn per round against this mix")
         if self._history:
             r = self._history[-1]
             lines.append(f"Round {r.number}: you {r.choice}, {self.opponent} {r.reply}: you get {self._num(r.payoff)}")
@@ -412,11 +468,21 @@ class MatrixMatch:
 
     def __repr__(self) -> str:
         avg = "no rounds" if self.average is None else f"{self.played} rounds, average {_three(self.average)}"
-        return (f"MatrixMatch({self.you} against {self.opponent}'s {self.mix_name.split(' ', 1)[1]}: {avg}; "
+        whose = self.mix_name.split(" ", 1)[1]
+        return (f"MatrixMatch({self.you} against {self.opponent}'s {whose}: {avg}; "
                 f"{self.value_name()} {_three(self.value)})")
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         return self.panel._repr_mimebundle_(**kwargs)
+
+
+def _which(eq: Equilibrium, listed: int) -> str:
+    """``"equilibrium k of n"`` from an equilibrium's title (one of
+    ``StageGame.equilibria()``), else ``"the equilibrium given"``."""
+    tail = eq.title.rsplit(", ", 1)[-1] if eq.title else ""
+    if tail.startswith("equilibrium ") and " of " in tail:
+        return tail
+    return f"equilibrium 1 of {listed}" if listed else "the equilibrium given"
 
 
 def _num(x: float, integral: bool) -> str:

@@ -53,7 +53,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 pyspiel = require("pyspiel", "openspiel", "gridwidgets.interop.openspiel")
 
-__all__ = ["PREFIX", "from_game", "load", "params_of", "register", "spiel_name", "to_game"]
+__all__ = ["PREFIX", "from_game", "from_position", "load", "params_of", "register", "spiel_name", "to_game"]
 
 #: registered names are this prefix and our short name: ``"gridwidgets_<short_name>"``
 PREFIX = "gridwidgets_"
@@ -169,9 +169,10 @@ class _Game(pyspiel.Game):  # type: ignore[misc, name-defined]
     _cls: type[Game]
     _type: Any
 
-    def __init__(self, params: dict[str, Any] | None = None) -> None:
+    def __init__(self, params: dict[str, Any] | None = None, start: Game | None = None) -> None:
         params = dict(params or {})
-        start = _make(self._cls, params)
+        if start is None:
+            start = _make(self._cls, params)
         info = start.game_info
         if info.max_game_length is None:
             raise ValueError(f"{self._cls.game_type.long_name} with these options has no bound on its length "
@@ -404,3 +405,32 @@ def from_game(game: Game, spiel_game: Any = None) -> Any:
                 joint[p] = space.action(m, p, state.gw)
             state.apply_actions(joint)
     return state
+
+
+def from_position(game: Game) -> Any:
+    """A ``pyspiel.Game`` whose initial state is ``game``'s position: the rest
+    of the game from there, for OpenSpiel's algorithms on an endgame (CFR,
+    sequence-form LP, exploitability...).
+
+    Unlike :func:`from_game`, which replays a history from the game's first
+    position, this starts from the position itself, so it takes a game made by
+    ``from_position(text)`` (no history) as well. The game's type, parameters
+    and action space are those of ``game``'s class and options; its string
+    names those options only, so ``pyspiel.load_game(str(...))`` makes the
+    game's first position, not this one. The class need not be registered.
+
+    Args:
+        game: one of our games (not changed: the pyspiel game holds a copy);
+            a hidden submission at a simultaneous node is left out.
+
+    Raises:
+        ValueError: a game without a bound on its length.
+    """
+    cls = type(game)
+    start = game.copy()
+    while start.pending:  # the node as before anyone chose
+        start.undo()
+    spec, _ = _spec(cls)
+    kind = type(f"{cls.__name__}PositionGame", (_Game,), {"_cls": cls, "_type": _spiel_type(cls, spec)})
+    params = {k: v for k, v in params_of(start).items() if k in spec}
+    return kind(params, start=start)

@@ -1,12 +1,17 @@
-"""The equilibrium of a game's opening, computed once per opening and ahead of time.
+"""The exact equilibrium of a game's opening, computed once per opening and ahead of time.
 
-The results page compares what a class chose at a game's opening
-simultaneous node with its equilibrium mix
-(:func:`gridwidgets.analysis.equilibrium`, von Neumann's minimax). An
-opening is solved once per server (the cache is keyed by the opening
-position itself, not by the moves played after it), and a room asks for it
-as soon as it starts a game (:func:`prepare`, on one background thread), so
-the results are ready when the teacher opens them.
+The results page measures what a class chose at a game's opening
+simultaneous node against its subgame-perfect equilibrium: the node's matrix
+game whose entries are the exact values of the rest of the game
+(:func:`gridwidgets.analysis.solve_simultaneous`). Only an opening the solver
+settles within :data:`OPENING_SECONDS` has one: an opening far from the end
+of its game (the first bid of a long game) depends on the whole game, which is too
+large to solve, and then there is no equilibrium to show (a one-turn proxy
+would be noise presented as theory). An opening is solved once per server
+(the cache is keyed by the opening position itself, not by the moves played
+after it), and a room asks for it as soon as it starts a game
+(:func:`prepare`, on one background thread), so the results are ready when
+the teacher opens them.
 """
 
 from __future__ import annotations
@@ -19,13 +24,19 @@ from typing import Any
 
 from ..core.game import Game
 
-__all__ = ["MAX_OPENINGS", "equilibrium", "key", "opens_with_a_choice", "prepare"]
+__all__ = ["MAX_OPENINGS", "OPENING_SECONDS", "equilibrium", "key", "opens_with_a_choice", "prepare"]
 
 #: the most openings kept (a game whose setup is drawn by chance has one per setup)
 MAX_OPENINGS = 256
+#: the exact solver's budget (seconds) for one opening; beyond it the opening has no equilibrium shown
+OPENING_SECONDS = 20.0
+#: after this many openings of one game could not be solved in time, its other openings are not
+#: tried (they start the same game, as far from its end: one background thread's time saved)
+MAX_UNSOLVED = 2
 
 _lock = threading.Lock()
 _solved: dict[str, Any] = {}
+_unsolved: dict[str, int] = {}  # game id -> openings the solver did not settle
 _running: dict[str, Future[Any]] = {}
 _todo: queue.Queue[tuple[str, Game, Future[Any]]] = queue.Queue()
 _worker: threading.Thread | None = None
@@ -72,9 +83,18 @@ def _key(opening: Game) -> str:
 
 
 def _solve(text_key: str, opening: Game) -> Any:
-    from ..analysis import equilibrium as solve
+    from ..analysis import SolveBudgetExceeded, solve_simultaneous
 
-    result = solve(opening)
+    game_id = type(opening).game_id
+    result: Any = None
+    with _lock:
+        hopeless = _unsolved.get(game_id, 0) >= MAX_UNSOLVED
+    if not hopeless:
+        try:
+            result = solve_simultaneous(opening, root_matrix=True, time_limit=OPENING_SECONDS, progress=False).root
+        except (SolveBudgetExceeded, ValueError):  # too large to solve exactly, or not a zero-sum game: none
+            with _lock:
+                _unsolved[game_id] = _unsolved.get(game_id, 0) + 1
     with _lock:
         if len(_solved) < MAX_OPENINGS:
             _solved[text_key] = result
@@ -83,8 +103,11 @@ def _solve(text_key: str, opening: Game) -> Any:
 
 
 def equilibrium(game: Game) -> Any:
-    """The equilibrium of ``game``'s opening (an :class:`~gridwidgets.analysis.Equilibrium`):
-    from the cache, or waiting for :func:`prepare`'s computation, or computed now."""
+    """The exact subgame-perfect equilibrium of ``game``'s opening (a
+    :class:`~gridwidgets.analysis.SimultaneousNode`: both mixes, the exact
+    matrix, the value), or ``None`` when the solver does not settle the opening
+    within :data:`OPENING_SECONDS`: from the cache, or waiting for
+    :func:`prepare`'s computation, or computed now."""
     opening = _opening(game)
     k = _key(opening)
     with _lock:
@@ -121,3 +144,4 @@ def forget() -> None:
     """Empty the cache (for measurements and tests); computations under way finish."""
     with _lock:
         _solved.clear()
+        _unsolved.clear()

@@ -18,8 +18,12 @@ a save file) and the player whose move the class chooses. It goes through
 - ``"revealed"``: the analysis (:func:`analyse`) is shown beside it: the
   solver's value of every move where the position is solved within
   :data:`REVEAL_SECONDS` (Monte Carlo tree search estimates otherwise, said
-  as such), and at a simultaneous node of two players the equilibrium mix
-  next to the class's mix.
+  as such), and at a simultaneous node of two players, where the exact
+  solver settles the position within :data:`EQUILIBRIUM_SECONDS`, the
+  subgame-perfect equilibrium mix next to the class's mix, and what the
+  class's mix gives away against a best reply (its exploitability, measured
+  in the node's exact matrix: stable, where comparing mix with mix is not, a
+  game having several equilibrium mixes); estimates otherwise, said as such.
 - ``"ended"``: the students' pages are back to their games.
 
 Every poll and every answer is written to the room's store before it counts
@@ -38,12 +42,16 @@ from typing import Any
 from ..core.errors import IllegalMoveError, shorten
 from ..core.game import Game
 
-__all__ = ["MAX_POLLS", "POLL_STATES", "REVEAL_SECONDS", "Answer", "Poll", "analyse", "heat_overlay", "poll_position"]
+__all__ = ["EQUILIBRIUM_SECONDS", "MAX_POLLS", "POLL_STATES", "REVEAL_SECONDS", "Answer", "Poll", "analyse",
+           "heat_overlay", "poll_position"]
 
 #: the states of a poll, in order
 POLL_STATES = ("open", "closed", "revealed", "ended")
 #: the solver's budget (seconds) on "reveal"; Monte Carlo tree search estimates beyond it
 REVEAL_SECONDS = 2.0
+#: the exact solver's budget (seconds) at a simultaneous node, where the whole matrix of the
+#: node is needed (an endgame a few turns from the end); estimates beyond it
+EQUILIBRIUM_SECONDS = 10.0
 #: the most polls one room keeps (a class asks a few dozen)
 MAX_POLLS = 500
 
@@ -126,6 +134,28 @@ class Poll:
                 self._analysis = analyse(self.game, self.player, budget)
             return self._analysis
 
+    def class_exploitability(self) -> float | None:
+        """What the class's mix (each answer's share) gives away against a best
+        reply at this simultaneous node: the node's value for :attr:`player`
+        minus what the mix guarantees, in the node's exact matrix (the rest of
+        the game played subgame-perfectly); 0 for an equilibrium mix. ``None``
+        before the analysis, without an exact matrix (not a simultaneous node,
+        or not solved in time), or without answers."""
+        a = self._analysis
+        counts = self.counts()
+        if not a or "matrix" not in a or not counts:
+            return None
+        import numpy as np
+
+        m = a["matrix"]
+        mine = m["rows"] if self.player == 0 else m["cols"]
+        values = np.asarray(m["values"], dtype=float)  # the first player's payoffs
+        total = sum(counts.values())
+        mix = np.array([counts.get(label, 0) / total for label in mine])
+        if self.player == 0:
+            return max(0.0, float(m["value"]) - float((mix @ values).min()))
+        return max(0.0, float((values @ mix).max()) - float(m["value"]))
+
     @property
     def analysed(self) -> bool:
         """Whether :meth:`analysis` is computed already."""
@@ -148,6 +178,10 @@ class Poll:
             values = {m: float(v["value"]) for m, v in analysis.get("moves", {}).items()}
         n = len(self.answers)
         message = f"{n} answer{'' if n == 1 else 's'}" + (f". {analysis['message']}" if analysis is not None else "")
+        given_away = self.class_exploitability() if analysis is not None else None
+        if given_away is not None:
+            message += (f" The class's mix gives away {given_away:.2f} against a best reply "
+                        "(its exploitability; 0 for an equilibrium mix).")
         # a mix is no verdict on a move: its moves keep the heat colour
         mix = analysis is not None and bool(analysis.get("mix"))
         return heat_overlay(self.game, self.counts(), message, dict.fromkeys(values, 0.0) if mix else values,
@@ -204,12 +238,16 @@ def heat_overlay(game: Game, counts: Mapping[str, int], message: str, values: Ma
     return {"kind": "poll", "version": game.version, "status": "done", "message": message, "moves": moves}
 
 
-def analyse(game: Game, player: int, budget: float = REVEAL_SECONDS) -> dict[str, Any]:
+def analyse(game: Game, player: int, budget: float = REVEAL_SECONDS,
+            equilibrium_budget: float = EQUILIBRIUM_SECONDS) -> dict[str, Any]:
     """What the class's answers are compared with on "reveal".
 
-    - At a simultaneous node of two players whose game values it (a
-      ``stage_matrix`` analysis tool): the Nash equilibrium of the node
-      (:func:`gridwidgets.analysis.equilibrium`), ``player``'s mix.
+    - At a simultaneous node of two players in a two-player zero-sum game:
+      the subgame-perfect equilibrium of the node, solved exactly by
+      :func:`gridwidgets.analysis.solve_simultaneous` (every joint action
+      valued by the rest of the game, ``root_matrix=True``) within
+      ``equilibrium_budget`` seconds: ``player``'s mix, and the node's matrix
+      for :meth:`Poll.class_exploitability`.
     - Else, for two-player zero-sum games of perfect information: the exact
       value of every move (:func:`gridwidgets.analysis.solve`) within
       ``budget`` seconds.
@@ -220,31 +258,45 @@ def analyse(game: Game, player: int, budget: float = REVEAL_SECONDS) -> dict[str
         game: the position.
         player: whose move it is about (a player to move).
         budget: seconds for the solver (MCTS gets half of it).
+        equilibrium_budget: seconds for the exact solve at a simultaneous node.
 
     Returns:
         ``{"kind": "solve" | "mcts" | "equilibrium" | "none", "exact": bool,
         "moves": {notation: {"label", "value", "share", "best"}}, "mix":
         {notation: probability}, "message": str}`` (``value`` in -1..1 for
-        ``player``; ``mix`` only at a simultaneous node).
+        ``player``; ``mix`` only at a simultaneous node solved exactly, with
+        ``"matrix": {"rows", "cols", "values", "value"}``: both players'
+        choices, the first player's exact payoff of each pair and the node's
+        value for the first player).
     """
     from ..analysis.hints import compute_hints, hint_kinds
 
+    reason = ""
     if game.is_simultaneous_node() and len(game.players) == 2 and player in (0, 1):
-        try:
-            from ..analysis.equilibrium import before_submissions, equilibrium
+        from ..analysis import SolveBudgetExceeded, solve_simultaneous
+        from ..analysis.equilibrium import before_submissions
 
-            eq = equilibrium(before_submissions(game))
-            mix = {str(k): float(p) for k, p in eq.strategy(player).items()}
-            value = eq.value if player == 0 else eq.value_o
+        try:
+            sol = solve_simultaneous(before_submissions(game), root_matrix=True, time_limit=equilibrium_budget,
+                                     progress=False)
+            node = sol.root
+            if node is None:
+                raise ValueError("the position is not a simultaneous node of both players")
+            labels, probs = (node.rows, node.x) if player == 0 else (node.cols, node.y)
+            mix = {lab: float(p) for lab, p in zip(labels, probs, strict=True)}
+            value = sol.value if player == 0 else -sol.value
             best = max(mix.values(), default=0.0)
             moves = {m: {"label": f"{p:.0%}", "value": max(-1.0, min(1.0, 2 * p - 1)), "share": p,
                          "best": p == best} for m, p in mix.items() if p > 1e-9}
             return {"kind": "equilibrium", "exact": True, "moves": moves, "mix": mix,
-                    "message": f"Nash equilibrium mix of {game.players[player]} (expected value {value:+.2f})."}
-        except Exception as exc:  # a game without a stage matrix: MCTS below
-            reason = f"no equilibrium ({type(exc).__name__}: {shorten(str(exc), 40)})"
-    else:
-        reason = ""
+                    "matrix": {"rows": list(node.rows), "cols": list(node.cols),
+                               "values": node.lower.tolist(), "value": float(sol.value)},
+                    "message": (f"Subgame-perfect equilibrium mix of {game.players[player]}, solved exactly "
+                                f"(expected result {value:+.2f}; other equilibrium mixes may exist).")}
+        except SolveBudgetExceeded:
+            reason = f"too far from the end to solve exactly in {equilibrium_budget:g} s"
+        except ValueError as exc:  # a game the exact solver does not take: MCTS below
+            reason = f"no exact equilibrium ({shorten(str(exc), 60)})"
     view = game.view_for(player) if game.is_simultaneous_node() else game
     if "solve" in hint_kinds(view) and not view.is_simultaneous_node():
         try:

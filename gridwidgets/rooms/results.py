@@ -381,10 +381,17 @@ def scores_figure(rooms: Sequence[Room]) -> Any | None:
 def choices_figure(rooms: Sequence[Room]) -> Any | None:
     """At a game whose opening position is a simultaneous node of two players
     (both choose at once, in secret): the share of each choice people made
-    there, beside the share the equilibrium would give
-    (:func:`gridwidgets.analysis.equilibrium`, von Neumann's minimax for a
-    zero-sum node), averaged over the games' openings (a setup drawn by chance
-    gives each game its own). One panel per player; each opening is solved
+    there, and, where the opening is solved exactly
+    (:func:`gridwidgets.rooms.openings.equilibrium`: the node's matrix of the
+    exact values of the rest of the game), what the class's mix gives away
+    against a best reply (its *exploitability* in that matrix, 0 for an
+    equilibrium mix: the stable measure, where comparing mix with mix is not,
+    a game having several equilibrium mixes), with one equilibrium mix drawn
+    as dots for reference. An opening the solver does not settle (a game far
+    from its end, such as the first bid of a long game) has no equilibrium: the panel
+    says so and shows the choices only. Games from openings that differ (a
+    setup drawn by chance) are measured opening by opening and the figures
+    averaged, weighted by games. One panel per player; each opening is solved
     once per server, as soon as its room starts the game
     (:mod:`gridwidgets.rooms.openings`).
 
@@ -392,12 +399,13 @@ def choices_figure(rooms: Sequence[Room]) -> Any | None:
         a :class:`matplotlib.figure.Figure`, or ``None`` when no game of
         ``rooms`` opens with a simultaneous node of two players that was played.
     """
+    import numpy as np
     from matplotlib.figure import Figure
 
     from ..core.moves import JointMove
 
     chosen: list[list[str]] = [[], []]
-    expected: list[dict[str, float]] = [{}, {}]
+    by_opening: dict[str, dict[str, Any]] = {}  # opening key -> {"node", "choices": [[x's], [o's]]}
     label = None
     n = 0
     for room in rooms:
@@ -407,33 +415,63 @@ def choices_figure(rooms: Sequence[Room]) -> Any | None:
             steps = game.steps
             if len(game.players) != 2 or not steps or not isinstance(steps[0].decision, JointMove):
                 continue
-            eq = openings.equilibrium(game)
             n += 1
             label = game.player_label
+            k = openings.key(game)
+            entry = by_opening.setdefault(k, {"game": game, "choices": [[], []]})
             for p, move in zip(steps[0].decision.players, steps[0].decision.moves, strict=True):
                 chosen[p].append(str(move))
-            for p, mix in ((0, eq.x), (1, eq.o)):
-                for option, prob in mix.items():
-                    expected[p][str(option)] = expected[p].get(str(option), 0.0) + float(prob)
+                entry["choices"][p].append(str(move))
     if n == 0 or label is None:
         return None
-    fig = Figure(figsize=(9, 3.2), layout="constrained")
+    given: list[list[tuple[float, int]]] = [[], []]  # per player: (exploitability, games) per solved opening
+    mixes: list[dict[str, float]] = [{}, {}]
+    solved_games = 0
+    for entry in by_opening.values():
+        node = openings.equilibrium(entry["game"])
+        if node is None:
+            continue
+        games = len(entry["choices"][0])
+        solved_games += games
+        values = np.asarray(node.lower, dtype=float)
+        for p, labels, eq in ((0, node.rows, node.x), (1, node.cols, node.y)):
+            picks = entry["choices"][p]
+            mix = np.array([picks.count(lab) / len(picks) for lab in labels])
+            if p == 0:
+                away = max(0.0, float(node.value) - float((mix @ values).min()))
+            else:
+                away = max(0.0, float((values @ mix).max()) - float(node.value))
+            given[p].append((away, games))
+            for lab, q in zip(labels, eq, strict=True):
+                mixes[p][lab] = mixes[p].get(lab, 0.0) + float(q) * games
+    fig = Figure(figsize=(9, 3.4), layout="constrained")
     for p in (0, 1):
         ax = fig.add_subplot(1, 2, p + 1)
-        names = sorted(set(expected[p]) | set(chosen[p]))
+        names = sorted(set(chosen[p]) | {lab for lab, q in mixes[p].items() if q > 0})
         shares = [chosen[p].count(name) / n for name in names]
-        mix = [expected[p].get(name, 0.0) / n for name in names]
         xs = range(len(names))
-        ax.bar([x - 0.2 for x in xs], shares, width=0.4, color=NEUTRAL["dark"], edgecolor=NEUTRAL["edge"],
+        ax.bar(list(xs), shares, width=0.6, color=NEUTRAL["dark"], edgecolor=NEUTRAL["edge"],
                label=f"chosen ({n} games)")
-        ax.bar([x + 0.2 for x in xs], mix, width=0.4, color=NEUTRAL["light"], edgecolor=NEUTRAL["edge"],
-               hatch="//", label="equilibrium")
+        if solved_games:
+            eq = [mixes[p].get(name, 0.0) / solved_games for name in names]
+            ax.plot(list(xs), eq, "o", color=NEUTRAL["edge"], markerfacecolor="white", markersize=7,
+                    label="an equilibrium mix (exact)")
+            away = sum(a * g for a, g in given[p]) / sum(g for _, g in given[p])
+            part = "" if solved_games == n else f", {solved_games} of {n} games"
+            title = f"{label(p)}: gives away {away:.2f}{part}"
+        else:
+            title = f"{label(p)}: first choice"
         ax.set_xticks(list(xs), names, rotation=45 if len(names) > 5 else 0)
         ax.set_ylim(0, 1)
         ax.set_ylabel("share of games")
-        ax.set_title(f"{label(p)}: first choice")
+        ax.set_title(title, fontsize=10)
         ax.legend(fontsize="small")
-    fig.suptitle("What people chose at the opening, and the equilibrium mix")
+    if solved_games:
+        fig.suptitle("What people chose at the opening; 'gives away': the exploitability of the class's mix "
+                     "(0 at an equilibrium)", fontsize=10)
+    else:
+        fig.suptitle("What people chose at the opening. No exact equilibrium: the opening is too far from the "
+                     "end of the game to solve", fontsize=10)
     return fig
 
 

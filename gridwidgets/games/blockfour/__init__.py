@@ -5,7 +5,7 @@
     rules.py      the engine: ``BlockFour``, ``Bid``, ``Placement``, ``placement_order``
     knowledge.py  evaluation and the moves a search considers
     bids.py       the bid stage: bid tables and matrices (analysis tools)
-    agents.py     its own agents (``EquilibriumAgent``)
+    agents.py     its own agents (``MyopicBidder``, a bidder by the one-turn matrix)
     picture.py    its Scene and its text board
     view.py       what its front-end layer needs
     terminal.py   its terminal dialogue (hot seat, BF-5)

@@ -1,27 +1,31 @@
-"""An agent that bids in Block Four by a Nash equilibrium of the turn's bid.
+"""A myopic bidder for Block Four: it bids by the equilibrium of the one-turn bid matrix.
 
 The bid of a Block Four turn is a simultaneous zero-sum matrix game (RULES
-BF-5, BF-6; :func:`gridwidgets.analysis.bid_matrix` values it by rollouts
-of the turn). Against an opponent who may read your habits, the safe way to
-bid is to randomise by the equilibrium (maximin) strategy of that game (von
-Neumann 1928): it guarantees the game value in expectation whatever the
-other side bids. :class:`EquilibriumAgent` does exactly that, and leaves the
-placements to another agent.
+BF-5, BF-6). What a pair of bids is worth depends on the rest of the game;
+:func:`gridwidgets.analysis.bid_matrix` by default values only *this turn*:
+X's field lead after the turn's placements made at random, averaged over
+rollouts. :class:`MyopicBidder` randomises by the minimax strategy of that
+one-turn matrix (von Neumann 1928): a myopic rule of thumb, not an equilibrium
+of Block Four (it ignores every later turn, and early in a game the matrix's
+entries are mostly within their standard errors of each other). The
+subgame-perfect bidder, where the exact solver settles the position, is
+:class:`gridwidgets.analysis.SubgamePerfectAgent`.
 """
 
 from __future__ import annotations
 
 import random
+import warnings
 from typing import Any
 
 from ...agents.base import Agent, RandomAgent
 from ...core.game import Game
 
-__all__ = ["EquilibriumAgent"]
+__all__ = ["EquilibriumAgent", "MyopicBidder"]
 
 
-class EquilibriumAgent(Agent):
-    """Block Four: bids by sampling the equilibrium mixed strategy of the turn's bid matrix.
+class MyopicBidder(Agent):
+    """Block Four: bids by sampling the minimax mix of the one-turn bid matrix (a myopic bidder).
 
     In the bid phase the agent builds :func:`~gridwidgets.analysis.bid_matrix`
     of the position (``rollouts`` rollouts per pair of bids, seeded with
@@ -85,7 +89,7 @@ class EquilibriumAgent(Agent):
 
     @property
     def name(self) -> str:
-        return f"EquilibriumAgent(rollouts={self.rollouts}, seed={self.seed})"
+        return f"MyopicBidder(rollouts={self.rollouts}, seed={self.seed})"
 
     def reseed(self, seed: int | None) -> None:
         """Draw bids from a new seed (a tournament gives each game its own);
@@ -139,7 +143,7 @@ class EquilibriumAgent(Agent):
         from .rules import BlockFour
 
         if not isinstance(game, BlockFour):
-            raise ValueError(f"EquilibriumAgent plays Block Four only, not {type(game).__name__}")
+            raise ValueError(f"MyopicBidder plays Block Four only, not {type(game).__name__}")
         if game.is_over:
             raise ValueError("the game is over: there is no move to choose")
         if game.phase != "bid":
@@ -158,3 +162,17 @@ class EquilibriumAgent(Agent):
         rng = self._rng if self.seed is None else random.Random(f"{self.seed}|blockfour-equilibrium|{p}|{position}")
         bid = rng.choices(labels, weights=weights)[0]
         return legal[bid]
+
+
+class EquilibriumAgent(MyopicBidder):
+    """The old name of :class:`MyopicBidder` (deprecated since 0.20: it bids by
+    the equilibrium of the one-turn matrix, which is not an equilibrium of
+    Block Four). Use ``MyopicBidder``, or
+    :class:`gridwidgets.analysis.SubgamePerfectAgent` for the game's own
+    equilibrium where it can be solved."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        warnings.warn("EquilibriumAgent is now MyopicBidder: it bids by the equilibrium of the one-turn bid "
+                      "matrix, a myopic rule and not an equilibrium of Block Four; for the subgame-perfect "
+                      "bidder see gridwidgets.analysis.SubgamePerfectAgent", DeprecationWarning, stacklevel=2)
+        super().__init__(*args, **kwargs)

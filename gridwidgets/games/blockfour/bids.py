@@ -8,10 +8,16 @@ row, O a column.
 
 - :func:`bid_table` lists, for every pair of bids, what it earns: the number
   of matching cards and the placements in order.
-- :func:`bid_matrix` puts a number on every pair: the expected value for X of
-  playing the turn's placements with an agent, averaged over rollouts. Its
-  ``values`` is a plain ``float`` array ready for a matrix-game solver (e.g.
-  ``nashpy.Game(values, -values)``: the game is zero-sum on this scale).
+- :func:`bid_matrix` puts a number on every pair. By default
+  (``continuation="rollout"``) it is a *one-turn proxy*: X's field lead after
+  this turn's placements, made by an agent (random by default), averaged over
+  rollouts, each entry with its standard error. It is not the value of the
+  game: what a pair of bids is worth depends on the rest of the game, and a
+  turn-1 matrix of it is mostly noise. With ``continuation="exact"`` each
+  entry is the value of the rest of the game after that pair, both players
+  then playing subgame-perfectly (:func:`gridwidgets.analysis.solve_simultaneous`:
+  exact, for endgames it can settle). Its ``values`` is a plain ``float``
+  array ready for a matrix-game solver (zero-sum on either scale).
 
 Rows are always X's possible bids (``game.legal_moves(0)``), columns O's
 (``game.legal_moves(1)``). X holds 3 cards on odd turns and 5 on even ones
@@ -33,7 +39,7 @@ import numpy as np
 from ...analysis.equilibrium import diverging_colour, value_scale
 from .rules import Bid, BlockFour, placement_order
 
-__all__ = ["WIN_VALUE", "BidTable", "bid_matrix", "bid_table", "describe_order", "position_value"]
+__all__ = ["CONTINUATIONS", "WIN_VALUE", "BidTable", "bid_matrix", "bid_table", "describe_order", "position_value"]
 
 #: the value of a won game on the scale of :func:`bid_matrix` (X's win: +9, O's: -9);
 #: nine is the number of fields, more than any field difference of a game
@@ -60,7 +66,13 @@ class BidTable:
             order as ``(player, shape)`` pairs (:func:`placement_order`).
         stderr: per entry (only from :func:`bid_matrix`), the standard error
             of the mean over the rollouts (0 where the outcome is certain).
-        rollouts: how many rollouts each entry of :func:`bid_matrix` averages.
+        rollouts: how many rollouts each entry of :func:`bid_matrix` averages
+            (``None`` for exact entries).
+        continuation: how :func:`bid_matrix` valued what follows each pair:
+            ``"rollout"`` (this turn's placements by an agent: X's field lead)
+            or ``"exact"`` (the rest of the game played subgame-perfectly:
+            X's expected result, +1 a win, -1 a loss).
+        scale: what a value measures, for captions and colour bars.
     """
 
     rows: list[str]
@@ -71,6 +83,8 @@ class BidTable:
     orders: list[list[list[tuple[int, str]]]] | None = None
     stderr: np.ndarray | None = None
     rollouts: int | None = None
+    continuation: str = "rollout"
+    scale: str = "value for X"
     row_label: str = field(default="X bids")
     col_label: str = field(default="O bids")
 
@@ -108,8 +122,15 @@ class BidTable:
         kind = "values" if self.numeric else "outcomes"
         return f"<BidTable {self.shape[0]}x{self.shape[1]} of {kind}: {self.title}>"
 
+    def _with_error(self, i: int, j: int) -> str:
+        """An entry as text, with its standard error when it has one (``0.25 ± 0.07``)."""
+        v = self.values[i][j]
+        if self.numeric and self.stderr is not None and float(np.max(self.stderr)) > 0:
+            return f"{_fmt(v)} ± {float(self.stderr[i][j]):.2f}"
+        return _fmt(v)
+
     def __str__(self) -> str:
-        cells = [[_fmt(v) for v in row] for row in self.values]
+        cells = [[self._with_error(i, j) for j in range(len(self.cols))] for i in range(len(self.rows))]
         w0 = max(len(self.row_label), *(len(r) for r in self.rows))
         widths = [max(len(c), *(len(cells[i][j]) for i in range(len(self.rows)))) for j, c in enumerate(self.cols)]
         lines = [self.title] if self.title else []
@@ -138,7 +159,8 @@ class BidTable:
                 v = self.values[i][j]
                 if self.numeric:
                     bg = diverging_colour(float(v) / scale)
-                    tip = f"± {self.stderr[i][j]:.2f} (standard error)" if self.stderr is not None else ""
+                    tip = (f"standard error {self.stderr[i][j]:.2f} ({self.rollouts} rollouts)"
+                           if self.stderr is not None and self.rollouts else "exact")
                 else:
                     k = int(self.matches[i][j]) if self.matches is not None else 0
                     bg = ("#ffffff", "#eef2ff", "#e5e7eb")[k]
@@ -146,7 +168,7 @@ class BidTable:
                 out.append(
                     f'<td title="{html.escape(tip)}" style="padding:2px 6px;border:1px solid #ccc;'
                     f'background:{bg};color:#111;text-align:{"right" if self.numeric else "left"}">'
-                    f"{html.escape(_fmt(v))}</td>"
+                    f"{html.escape(self._with_error(i, j))}</td>"
                 )
             out.append("</tr>")
         out.append("</table>")
@@ -179,7 +201,7 @@ class BidTable:
             data = np.asarray(self.values, dtype=float)
             scale = value_scale(data)
             im = ax.imshow(data, cmap=cmap or "RdBu", vmin=-scale, vmax=scale, aspect="auto")
-            ax.figure.colorbar(im, ax=ax, fraction=0.046, pad=0.04, label="value for X")
+            ax.figure.colorbar(im, ax=ax, fraction=0.046, pad=0.04, label=self.scale)
         else:
             data = np.asarray(self.matches if self.matches is not None else np.zeros((n, m)), dtype=float)
             ax.imshow(data, cmap=cmap or "Blues", vmin=-0.5, vmax=3.5, aspect="auto")
@@ -189,7 +211,8 @@ class BidTable:
                     v = self.values[i][j]
                     if self.numeric:
                         dark = abs(float(v)) > 0.6 * scale
-                        ax.text(j, i, f"{float(v):.2f}", ha="center", va="center", fontsize=8,
+                        ax.text(j, i, self._with_error(i, j).replace(" ± ", "\n±"), ha="center", va="center",
+                                fontsize=7 if "±" in self._with_error(i, j) else 8,
                                 color="white" if dark else "black")
                     else:
                         ax.text(j, i, str(v).replace(", ", "\n"), ha="center", va="center", fontsize=8)
@@ -322,68 +345,117 @@ def _agent_factory(agent: Any) -> Callable[[int], Any]:
     )
 
 
+#: how :func:`bid_matrix` values what follows a pair of bids
+CONTINUATIONS = ("rollout", "exact")
+
+
+def _agent_words(agent: Any) -> str:
+    if agent is None:
+        return "at random"
+    name = getattr(agent, "name", None) or getattr(agent, "__name__", None) or type(agent).__name__
+    return f"by {str(name)[:40]}"
+
+
 def bid_matrix(
     game: BlockFour,
     agent: Any = None,
     rollouts: int = 20,
     seed: int | None = 0,
+    continuation: str = "rollout",
+    time_limit: float = 60.0,
+    progress: bool = False,
 ) -> BidTable:
-    """X's expected value of every pair of bids this turn, by rollouts (RULES BF-6..BF-9).
+    """A number for every pair of bids this turn: X's one-turn field lead by
+    rollouts, or the exact value of the rest of the game (RULES BF-5..BF-11).
 
-    For each pair (X's bid, O's bid) the two bids are played on a copy of
-    ``game``, then the placements they earn (BF-6) are made by ``agent``
-    for both players, skips and gap fills by the rules (BF-7, BF-8), to the
-    end of **this turn only**; the result is measured on the scale of
-    :func:`position_value`:
+    ``continuation="rollout"`` (the default, a one-turn proxy): for each pair
+    (X's bid, O's bid) the two bids are played on a copy of ``game``, then the
+    placements they earn (BF-6) are made by ``agent`` for both players, skips
+    and gap fills by the rules (BF-7, BF-8), to the end of **this turn only**;
+    the result is measured on the scale of :func:`position_value`:
 
     - the game goes on: X's controlled fields minus O's (BF-9), from -4 to 4;
     - the turn ends the game: ``+9`` if X wins, ``-9`` if O wins, ``0`` for a
       draw (a win at 5 fields, BF-9, or the stall rule, BF-11).
 
-    Each entry is the mean over ``rollouts`` rollouts. A pair with nothing to
-    choose (two matches, or only skipped shapes) is played once: its value
-    is exact (two matches: the position's current field difference, unless
-    the stall rule ends the game). Positive values are good for X. Later
-    turns are not played, so the matrix values the fields a turn gains, not
-    the game: a first step, and the input of a matrix-game solver (``values``
-    for X, ``-values`` for O: zero-sum).
+    Each entry is the mean over ``rollouts`` rollouts, with its standard error
+    in ``stderr`` (shown beside it: ``0.25 ± 0.07``). A pair with nothing to
+    choose (two matches, or only skipped shapes) is played once: its value is
+    exact (two matches: the position's current field difference, unless the
+    stall rule ends the game). Later turns are not played, so the matrix
+    values the fields a turn gains with random placements, not the game: its
+    equilibrium is that of a *myopic* game, and early in a game its entries
+    are mostly within their standard errors of each other.
+
+    ``continuation="exact"``: each entry is the value of the game after that
+    pair of bids, both players then playing subgame-perfectly, on the returns'
+    scale (X's expected result: +1 a win, -1 a loss, 0 a draw), found by
+    :func:`gridwidgets.analysis.solve_simultaneous` with ``root_matrix=True``
+    (every pair valued exactly; standard errors 0). Its equilibrium is the
+    subgame-perfect one at this turn. Feasible for endgames only (a few turns
+    from the end); ``SolveBudgetExceeded`` past ``time_limit``.
 
     Args:
         game: a Block Four game in the bid phase, before either player has bid.
-        agent: who makes the placements, for both players: ``None`` (a fresh
-            :class:`~gridwidgets.agents.RandomAgent` per rollout, seeded from
-            ``seed`` and the rollout number), an agent class or a function
-            ``seed -> agent`` (called once per rollout), or one agent object
-            used for every rollout (a deterministic agent then gives the same
-            result each time; a seeded ``RandomAgent`` too, as its moves are
-            a function of its seed and the position). The agent gets the game
-            itself: in the placement phase nothing is hidden (BF-5).
-        rollouts: rollouts per pair, at least 1.
-        seed: seeds the rollouts: the same seed gives the same matrix.
+        agent: ``"rollout"`` only: who makes the placements, for both players:
+            ``None`` (a fresh :class:`~gridwidgets.agents.RandomAgent` per
+            rollout, seeded from ``seed`` and the rollout number), an agent class
+            or a function ``seed -> agent`` (called once per rollout), or one
+            agent object used for every rollout (a deterministic agent then gives
+            the same result each time; a seeded ``RandomAgent`` too, as its moves
+            are a function of its seed and the position). The agent gets the
+            game itself: in the placement phase nothing is hidden (BF-5).
+        rollouts: ``"rollout"`` only: rollouts per pair, at least 1.
+        seed: ``"rollout"`` only: seeds the rollouts: the same seed gives the same matrix.
+        continuation: ``"rollout"`` or ``"exact"`` (see above).
+        time_limit: ``"exact"`` only: seconds before giving up.
+        progress: ``"exact"`` only: show the solver's progress bar.
 
     Returns:
         A :class:`BidTable` whose ``values`` is a ``float`` numpy array
         ``(len(rows), len(cols))``; ``stderr`` the standard error of each
-        mean; ``matches`` the shared cards per pair.
+        entry (zeros when exact); ``matches`` the shared cards per pair;
+        ``continuation`` and ``scale`` say what the numbers are, and so does
+        the title.
 
     Raises:
         ValueError: if the game is over, in its placement phase, or a bid is
-            already in; or ``rollouts`` is below 1.
+            already in; ``rollouts`` below 1; an unknown ``continuation``.
+        SolveBudgetExceeded: ``"exact"`` past ``time_limit`` (the position is
+            too far from the end to solve exactly in that time).
     """
     _check_bid_phase(game, "bid_matrix")
+    if continuation not in CONTINUATIONS:
+        raise ValueError(f"continuation must be one of {', '.join(CONTINUATIONS)}, not {str(continuation)[:20]!r}")
+    xs, os_ = _bids(game)
+    matches = np.array([[len(set(x.cards) & set(o.cards)) for o in os_] for x in xs], dtype=int)
+    if continuation == "exact":
+        from ...analysis.simultaneous import solve_simultaneous
+
+        root = solve_simultaneous(game, root_matrix=True, time_limit=time_limit, progress=progress).root
+        assert root is not None
+        return BidTable(
+            rows=[str(b) for b in xs],
+            cols=[str(b) for b in os_],
+            values=root.lower.copy(),
+            title=(f"Turn {game.turn}: X's expected result after each pair of bids (+1 a win, -1 a loss), "
+                   "both then playing subgame-perfectly (exact)"),
+            matches=matches,
+            stderr=np.zeros((len(xs), len(os_))),
+            rollouts=None,
+            continuation="exact",
+            scale="X's expected result",
+        )
     if not isinstance(rollouts, int) or isinstance(rollouts, bool) or rollouts < 1:
         raise ValueError(f"rollouts must be an int of at least 1, got {rollouts!r}")
     make = _agent_factory(agent)
-    xs, os_ = _bids(game)
     # rollout r of every pair uses the same agent seed (common random numbers)
     seeds = [random.Random(f"bid_matrix|{seed}|{r}").getrandbits(31) for r in range(rollouts)]
     base = game.copy()
     values = np.zeros((len(xs), len(os_)), dtype=float)
     stderr = np.zeros_like(values)
-    matches = np.zeros((len(xs), len(os_)), dtype=int)
     for i, x in enumerate(xs):
         for j, o in enumerate(os_):
-            matches[i, j] = len(set(x.cards) & set(o.cards))
             g = base.copy()
             g.play(x, player=0)
             g.play(o, player=1)
@@ -409,8 +481,11 @@ def bid_matrix(
         rows=[str(b) for b in xs],
         cols=[str(b) for b in os_],
         values=values,
-        title=f"Turn {game.turn}: X's value of each pair of bids, {rollouts} rollouts of the turn",
+        title=(f"Turn {game.turn}: X's field lead after this turn only (fields X minus O, {WIN_VALUE} for a won "
+               f"game), placements {_agent_words(agent)}, mean of {rollouts} rollouts with its standard error"),
         matches=matches,
         stderr=stderr,
         rollouts=rollouts,
+        continuation="rollout",
+        scale="X's field lead after the turn",
     )

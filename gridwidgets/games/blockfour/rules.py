@@ -135,6 +135,20 @@ def placements_of(shape: str) -> tuple[tuple[tuple[Cell, ...], int], ...]:
     return tuple(out)
 
 
+#: the low 64 bits of a bit mask of the 81 spaces
+_LOW64 = (1 << 64) - 1
+
+
+@cache
+def _placement_masks(shape: str) -> tuple[np.ndarray, np.ndarray]:
+    """The bit masks of :func:`placements_of` ``(shape)`` as two ``uint64`` arrays
+    (spaces 0..63 and 64..80), in the same order: for testing every placement
+    against the occupied spaces at once."""
+    masks = [mask for _, mask in placements_of(shape)]
+    return (np.array([m & _LOW64 for m in masks], dtype=np.uint64),
+            np.array([m >> 64 for m in masks], dtype=np.uint64))
+
+
 def _field(cell: Cell) -> int:
     """0-based field of a space: fields 1..9 row by row from the top left (BF-1)."""
     return (cell[0] // 3) * 3 + cell[1] // 3
@@ -227,9 +241,11 @@ class BlockFour(BlockFourKnowledge, BlockFourPicture, BlockFourView, Game):
         name: f"gridwidgets.games.blockfour.bids:{name}"
         for name in ("WIN_VALUE", "BidTable", "bid_matrix", "bid_table", "describe_order", "position_value")
     }
-    #: bids by the equilibrium of the turn's bid matrix, served as gridwidgets.agents.EquilibriumAgent
+    #: bids by the equilibrium of the one-turn bid matrix (a myopic bidder), served as
+    #: gridwidgets.agents.MyopicBidder (EquilibriumAgent: its old, deprecated name)
     agents: ClassVar[dict[str, Any]] = {
-        "EquilibriumAgent": "gridwidgets.games.blockfour.agents:EquilibriumAgent"
+        "MyopicBidder": "gridwidgets.games.blockfour.agents:MyopicBidder",
+        "EquilibriumAgent": "gridwidgets.games.blockfour.agents:EquilibriumAgent",
     }
     rows = cols = SIZE
     presets: ClassVar[dict[str, tuple[str, dict[str, Any]]]] = {"9x9": ("9×9, nine fields (the book)", {})}
@@ -423,15 +439,18 @@ class BlockFour(BlockFourKnowledge, BlockFourPicture, BlockFourView, Game):
             )
 
     def _occupied(self) -> int:
-        mask = 0
-        for i, q in enumerate(self._board):
-            if q != EMPTY:
-                mask |= 1 << i
-        return mask
+        """The occupied spaces as a bit mask (bit ``i`` for space ``i``, row by row)."""
+        filled = np.fromiter(self._board, dtype=np.int8, count=SIZE * SIZE) != EMPTY
+        return int.from_bytes(np.packbits(filled, bitorder="little").tobytes(), "little")
+
+    def _free_placements(self, shape: str) -> np.ndarray:
+        """A ``bool`` array over :func:`placements_of` ``(shape)``: True where all four spaces are empty."""
+        occ = self._occupied()
+        low, high = _placement_masks(shape)
+        return ((low & np.uint64(occ & _LOW64)) | (high & np.uint64(occ >> 64))) == 0
 
     def _fits(self, shape: str) -> bool:
-        occ = self._occupied()
-        return any(not (mask & occ) for _, mask in placements_of(shape))
+        return bool(self._free_placements(shape).any())
 
     def legal_moves(self, player: int | None = None) -> list[Bid | Placement]:
         """The moves of ``player`` now (default: :attr:`current_player`, BF-13).
@@ -455,8 +474,8 @@ class BlockFour(BlockFourKnowledge, BlockFourPicture, BlockFourView, Game):
         who, shape = self._queue[0]
         if player != who:
             return []
-        occ = self._occupied()
-        return [Placement(who, shape, cells) for cells, mask in placements_of(shape) if not mask & occ]
+        every = placements_of(shape)
+        return [Placement(who, shape, every[k][0]) for k in np.flatnonzero(self._free_placements(shape))]
 
     # ------------------------------------------------------------------
     # Applying moves
