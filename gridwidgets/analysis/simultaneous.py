@@ -58,9 +58,9 @@ from typing import Any
 import numpy as np
 
 from ..agents.base import Agent
+from ..agents.smmcts import why_not_two_player_zero_sum
 from ..core.errors import shorten
 from ..core.game import Game
-from ..core.gametype import Chance, Dynamics, Information, Utility
 from .equilibrium import PROB_EPS, before_submissions
 from .solve import CHECK_EVERY, Budget, SolveBudgetExceeded, stop_watch
 
@@ -300,17 +300,9 @@ def _takes_player(agent: Agent) -> bool:
 
 def why_not_stacked(game: Game) -> str:
     """Why :func:`solve_simultaneous` does not apply to ``game`` (from its
-    :class:`~gridwidgets.core.gametype.GameType`), or ``""`` when it does."""
-    gt = type(game).game_type
-    if len(game.players) != 2:
-        return f"has {len(game.players)} players"
-    if gt.utility is Utility.GENERAL_SUM:
-        return "is general-sum"
-    if gt.chance not in (Chance.NONE, Chance.SEEDED_SETUP):
-        return "has chance moves"
-    if gt.information is Information.IMPERFECT and gt.dynamics is not Dynamics.SIMULTANEOUS:
-        return "has hidden information beyond simultaneous moves"
-    return ""
+    :class:`~gridwidgets.core.gametype.GameType`), or ``""`` when it does: the
+    games SM-MCTS takes (:func:`gridwidgets.agents.smmcts.why_not_two_player_zero_sum`)."""
+    return why_not_two_player_zero_sum(game)
 
 
 class _Search:
