@@ -91,7 +91,13 @@ def why_not_two_player_zero_sum(game: Game) -> str:
     return ""
 
 
-def _check_game(game: Any, who: str) -> None:
+def check_two_player_zero_sum(game: Any, who: str) -> None:
+    """Refuse what :func:`why_not_two_player_zero_sum` refuses.
+
+    Raises:
+        TypeError: ``game`` is not a :class:`~gridwidgets.core.game.Game`.
+        ValueError: naming ``who`` and why the game is not taken.
+    """
     if not isinstance(game, Game):
         raise TypeError(f"{who} takes a game, got {type(game).__name__[:30]}")
     why = why_not_two_player_zero_sum(game)
@@ -100,7 +106,7 @@ def _check_game(game: Any, who: str) -> None:
                          f"simultaneous choice; {type(game).game_type.long_name} {why}")
 
 
-def _is_joint(game: Game) -> bool:
+def is_joint_node(game: Game) -> bool:
     """True at a simultaneous node of both players with no submission in."""
     return (game.current_player is not None and game.is_simultaneous_node() and not game.pending
             and tuple(game.players_to_move) == (0, 1))
@@ -195,7 +201,7 @@ class _TreeNode:
     __slots__ = ("bandits", "children", "joint", "mover", "moves")
 
     def __init__(self, game: Game) -> None:
-        self.joint = _is_joint(game)
+        self.joint = is_joint_node(game)
         if self.joint:
             self.mover = -1
             self.moves: list[list[Any]] = [list(game.legal_moves(0)), list(game.legal_moves(1))]
@@ -466,7 +472,7 @@ def sm_mcts(
             choices; a game that is over; bad settings.
         TypeError: if ``game`` is not a game.
     """
-    _check_game(game, "sm_mcts()")
+    check_two_player_zero_sum(game, "sm_mcts()")
     g = _check_settings(iterations, selection, gamma, exploration)
     marks = sorted({int(k) for k in record})
     if any(not 1 <= k <= iterations for k in marks):
@@ -555,7 +561,7 @@ class SMMCTSAgent(Agent):
             ValueError: if the game is over, the player has no move, or the game
                 is not two-player zero-sum (see :func:`sm_mcts`).
         """
-        _check_game(game, "SMMCTSAgent")
+        check_two_player_zero_sum(game, "SMMCTSAgent")
         if game.is_over:
             raise ValueError("the game is over: there is no move to choose")
         p = game.current_player if player is None else player

@@ -50,15 +50,13 @@ from __future__ import annotations
 
 import sys
 import time
-import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
+from ..agents.smmcts import check_two_player_zero_sum, is_joint_node
 from ..core.errors import shorten
 from ..core.game import Game
-from .simultaneous import why_not_stacked
+from .gambit_text import gambit_ascii, gambit_label, gambit_number, gambit_quote
 
 __all__ = ["DEFAULT_MAX_NODES", "ExternalSolution", "gambit_solve", "openspiel_solve", "to_efg", "tree_size"]
 
@@ -70,59 +68,13 @@ class _TooBig(Exception):
     pass
 
 
-def _is_joint(game: Game) -> bool:
-    """True at a simultaneous node of both players with no submission in (as the solver reads one)."""
-    return game.current_player is not None and game.is_simultaneous_node() and not game.pending \
-        and tuple(game.players_to_move) == (0, 1)
-
-
-def _ascii(text: str) -> str:
-    """``text`` in printable ASCII for a Gambit file: a backslash (Gambit has no escape
-    for it) becomes ``/``, whitespace a space, an accented letter its letter, else ``?``."""
-    out = []
-    for ch in str(text):
-        if ch == "\\":
-            out.append("/")
-        elif " " <= ch <= "~":
-            out.append(ch)
-        elif ch.isspace():
-            out.append(" ")
-        else:
-            plain = unicodedata.normalize("NFKD", ch).encode("ascii", "ignore").decode("ascii")
-            out.append("".join(c for c in plain if " " <= c <= "~") or "?")
-    return "".join(out)
-
-
-def _label(text: str) -> str:
-    """A label Gambit's reader accepts: printable ASCII, single spaces, not empty."""
-    return " ".join(_ascii(text).split()) or "_"
-
-
-def _quote(text: str) -> str:
-    """A Gambit string: in double quotes, a ``"`` inside escaped."""
-    return '"' + text.replace('"', '\\"') + '"'
-
-
-def _num(x: float) -> str:
-    """A payoff as Gambit reads it exactly: an integer, or the float's shortest decimal (no exponent)."""
-    v = float(x)
-    if v.is_integer():
-        return str(int(v))
-    return np.format_float_positional(v, unique=True, trim="-")
-
-
 def _payoff(game: Game) -> float:
     r = game.returns()
     return (float(r[0]) - float(r[1])) / 2.0
 
 
 def _check(game: Any, what: str) -> None:
-    if not isinstance(game, Game):
-        raise TypeError(f"{what}() takes a game, got {type(game).__name__[:30]}")
-    why = why_not_stacked(game)
-    if why:
-        raise ValueError(f"{what}() handles two-player zero-sum games whose only hidden information is a "
-                         f"simultaneous choice; {type(game).game_type.long_name} {why}")
+    check_two_player_zero_sum(game, f"{what}()")
     if game.pending:
         raise ValueError(f"{what}() takes a position with no submission in (a bid already made is hidden)")
 
@@ -136,7 +88,7 @@ def _count(game: Game, memo: dict[Any, int], limit: float) -> int:
     if hit is not None:
         return hit
     n = 1
-    if _is_joint(game):
+    if is_joint_node(game):
         rows, cols = game.legal_moves(0), game.legal_moves(1)
         n += len(rows)
         for a in rows:
@@ -225,18 +177,18 @@ class _Writer:
             return
         k = self.outcomes[v] = len(self.outcomes) + 1
         pays = (v, -v + 0.0) if self.first == 0 else (-v + 0.0, v)
-        text = f"{_num(pays[0])}, {_num(pays[1])}"
-        self.lines.append(f't "" {k} {_quote(text)} {{ {text} }}')
+        text = f"{gambit_number(pays[0])}, {gambit_number(pays[1])}"
+        self.lines.append(f't "" {k} {gambit_quote(text)} {{ {text} }}')
 
     def node(self) -> None:
         w = self.work
         if w.current_player is None:
             self.terminal()
             return
-        if _is_joint(w):
+        if is_joint_node(w):
             rows, cols = w.legal_moves(0), w.legal_moves(1)
-            row_list = " ".join(_quote(_label(str(a))) for a in rows)
-            col_list = " ".join(_quote(_label(str(b))) for b in cols)
+            row_list = " ".join(gambit_quote(gambit_label(str(a))) for a in rows)
+            col_list = " ".join(gambit_quote(gambit_label(str(b))) for b in cols)
             if self.forced or len(rows) > 1:
                 self.lines.append(f'p "" {self.number[0]} {self.infoset(0)} "" {{ {row_list} }} 0')
             blind = self.infoset(1) if self.forced or len(cols) > 1 else 0
@@ -253,7 +205,7 @@ class _Writer:
             return
         p = w.current_player
         moves = w.legal_moves()
-        labels = " ".join(_quote(_label(str(m))) for m in moves)
+        labels = " ".join(gambit_quote(gambit_label(str(m))) for m in moves)
         if self.forced or len(moves) > 1:
             self.lines.append(f'p "" {self.number[p]} {self.infoset(p)} "" {{ {labels} }} 0')
         for m in moves:
@@ -302,12 +254,12 @@ def to_efg(game: Game, max_nodes: int = DEFAULT_MAX_NODES, title: str = "", firs
             where = f"{game.step_count} steps in"
         title = f"{type(game).game_type.long_name}: {where}"
     order = (0, 1) if first == 0 else (1, 0)
-    names = " ".join(_quote(_label(str(game.players[p]))) for p in order)
+    names = " ".join(gambit_quote(gambit_label(str(game.players[p]))) for p in order)
     w = _Writer(game, order, forced)
     less = "" if forced else " (less those of one choice)"
-    p0, p1 = _ascii(str(game.players[0])), _ascii(str(game.players[1]))
-    w.lines = [f"EFG 2 R {_quote(_ascii(title))} {{ {names} }}",
-               _quote(f"{size} nodes{less}; payoffs of {p0} v = (r0 - r1) / 2, of {p1} -v"), ""]
+    p0, p1 = gambit_ascii(str(game.players[0])), gambit_ascii(str(game.players[1]))
+    w.lines = [f"EFG 2 R {gambit_quote(gambit_ascii(title))} {{ {names} }}",
+               gambit_quote(f"{size} nodes{less}; payoffs of {p0} v = (r0 - r1) / 2, of {p1} -v"), ""]
     old = sys.getrecursionlimit()
     try:
         sys.setrecursionlimit(max(old, _deep(game)))

@@ -58,7 +58,7 @@ from typing import Any
 import numpy as np
 
 from ..agents.base import Agent
-from ..agents.smmcts import why_not_two_player_zero_sum
+from ..agents.smmcts import check_two_player_zero_sum, is_joint_node, why_not_two_player_zero_sum
 from ..core.errors import shorten
 from ..core.game import Game
 from .equilibrium import PROB_EPS, before_submissions
@@ -229,7 +229,7 @@ class SubgamePerfectSolution:
             SolveBudgetExceeded: past the solve's own budget (a fresh one of the same size).
         """
         work = before_submissions(game)
-        if not _is_joint(work):
+        if not is_joint_node(work):
             raise ValueError("the position is not a simultaneous node (both players choosing at once)")
         key = work.position_key()
         hit = self.nodes_solved.get(key)
@@ -257,7 +257,7 @@ class SubgamePerfectSolution:
         for _ in range(max_steps):
             if work.is_over:
                 break
-            if _is_joint(work):
+            if is_joint_node(work):
                 node = self.node(work)
                 i, j = int(np.argmax(node.x)), int(np.argmax(node.y))
                 a, b = work.legal_moves(0)[i], work.legal_moves(1)[j]
@@ -280,12 +280,6 @@ class SubgamePerfectSolution:
         elif self.best_moves:
             head += f"; best moves: {', '.join(self.best_moves)}"
         return head + f" ({self.nodes:,} positions, {self.lps:,} LPs, {self.seconds:.2f} s)"
-
-
-def _is_joint(game: Game) -> bool:
-    """True at a simultaneous node of both players with no submission in."""
-    return game.current_player is not None and game.is_simultaneous_node() and not game.pending \
-        and tuple(game.players_to_move) == (0, 1)
 
 
 def _takes_player(agent: Agent) -> bool:
@@ -359,7 +353,7 @@ class _Search:
             if hi - lo <= EPS:
                 return lo
             alpha, beta = max(alpha, lo), min(beta, hi)
-        if _is_joint(w):
+        if is_joint_node(w):
             r = self.joint(key, alpha, beta)
         else:
             r = self.sequential(key, alpha, beta)
@@ -685,7 +679,7 @@ class _Search:
         if w.current_player is None:
             return self.payoff()
         key = w.position_key()
-        if not _is_joint(w):
+        if not is_joint_node(w):
             r = self.value(self.lo, self.hi)
             return r
         self.tick()
@@ -808,17 +802,12 @@ def solve_simultaneous(
         SolveBudgetExceeded: past ``time_limit`` or ``max_nodes``, or when
             ``stop`` is set.
     """
-    if not isinstance(game, Game):
-        raise TypeError(f"solve_simultaneous() takes a game, got {type(game).__name__[:30]}")
-    why = why_not_stacked(game)
-    if why:
-        raise ValueError(f"solve_simultaneous() handles two-player zero-sum games whose only hidden "
-                         f"information is a simultaneous choice; {type(game).game_type.long_name} {why}")
+    check_two_player_zero_sum(game, "solve_simultaneous()")
     if isinstance(lp_threshold, bool) or not isinstance(lp_threshold, int) or lp_threshold < 0:
         raise ValueError(f"lp_threshold must be an int >= 0, got {shorten(lp_threshold, 20)}")
     start = before_submissions(game).copy()
     name = type(game).game_type.short_name
-    joint = _is_joint(start)
+    joint = is_joint_node(start)
     total = (len(start.legal_moves(0)) * len(start.legal_moves(1)) if joint
              else len(start.search_moves()) if not start.is_over else 0)
     limit = sys.getrecursionlimit()
@@ -975,7 +964,7 @@ class SubgamePerfectAgent(Agent):
         base = before_submissions(game)
         self.last_node = None
         try:
-            if _is_joint(base):
+            if is_joint_node(base):
                 node = self._node(base)
                 if node is not None:
                     self.last_exact, self.last_node = True, node

@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import html
 import re
-import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
@@ -57,6 +56,7 @@ from .equilibrium import (
     is_degenerate,
     is_table,
 )
+from .gambit_text import gambit_ascii, gambit_label, gambit_number, gambit_quote
 
 __all__ = ["StageGame", "stage_game"]
 
@@ -66,9 +66,6 @@ TOLERANCE = 1e-6
 TIE = 1e-9
 #: characters of a caller's input repeated in an error message
 _ECHO = 30
-#: typographic characters Gambit files cannot hold, and their ASCII stand-ins
-_ASCII = {"\u2013": "-", "\u2014": "-", "\u2212": "-", "\u2018": "'", "\u2019": "'", "\u201c": "'",
-          "\u201d": "'", "\u00b7": ".", "\u00d7": "x", "\u2192": "->", "\u2190": "<-"}
 
 
 @dataclass(frozen=True, eq=False)
@@ -458,7 +455,7 @@ class StageGame:
                 once made valid for Gambit (e.g. ``"a b"`` and ``"a  b"``).
         """
         players, rows, cols = self._gambit_labels()
-        lines = [f"NFG 1 R {_quote(_ascii(self.title))} {{ {players[0]} {players[1]} }}",
+        lines = [f"NFG 1 R {gambit_quote(gambit_ascii(self.title))} {{ {players[0]} {players[1]} }}",
                  "",
                  "{ { " + " ".join(rows) + " }",
                  "{ " + " ".join(cols) + " }",
@@ -468,7 +465,7 @@ class StageGame:
         pays = []
         for j in range(len(self.cols)):
             for i in range(len(self.rows)):
-                pays.append(f"{_num(self.a[i, j])} {_num(self.b[i, j])}")
+                pays.append(f"{gambit_number(self.a[i, j])} {gambit_number(self.b[i, j])}")
         lines.append(" ".join(pays))
         return "\n".join(lines) + "\n"
 
@@ -491,18 +488,19 @@ class StageGame:
                 once made valid for Gambit.
         """
         players, rows, cols = self._gambit_labels()
-        root = _quote(_label(f"{self.players[0]} chooses"))
-        blind = _quote(_label(f"{self.players[1]} chooses, not seeing it"))
+        root = gambit_quote(gambit_label(f"{self.players[0]} chooses"))
+        blind = gambit_quote(gambit_label(f"{self.players[1]} chooses, not seeing it"))
         row_list, col_list = " ".join(rows), " ".join(cols)
-        lines = [f"EFG 2 R {_quote(_ascii(self.title))} {{ {players[0]} {players[1]} }}", '""', "",
+        lines = [f"EFG 2 R {gambit_quote(gambit_ascii(self.title))} {{ {players[0]} {players[1]} }}", '""', "",
                  f'p "" 1 1 {root} {{ {row_list} }} 0']
         outcome = 0
         for i, r in enumerate(self.rows):
             lines.append(f'p "" 2 1 {blind} {{ {col_list} }} 0')
             for j, c in enumerate(self.cols):
                 outcome += 1
-                name = _quote(_label(f"{r}, {c}"))
-                lines.append(f't "" {outcome} {name} {{ {_num(self.a[i, j])}, {_num(self.b[i, j])} }}')
+                name = gambit_quote(gambit_label(f"{r}, {c}"))
+                pays = f"{gambit_number(self.a[i, j])}, {gambit_number(self.b[i, j])}"
+                lines.append(f't "" {outcome} {name} {{ {pays} }}')
         return "\n".join(lines) + "\n"
 
     def save(self, path: str | Path) -> Path:
@@ -532,12 +530,12 @@ class StageGame:
         for what, labels in (("players", self.players), ("rows", self.rows), ("cols", self.cols)):
             seen: dict[str, str] = {}
             for lab in labels:
-                g = _label(lab)
+                g = gambit_label(lab)
                 if g in seen:
                     raise ValueError(f"{what} {shorten(seen[g], 16)} and {shorten(lab, 16)} are one label "
                                      f"in a Gambit file")
                 seen[g] = lab
-            out.append([_quote(g) for g in seen])
+            out.append([gambit_quote(g) for g in seen])
         return out[0], out[1], out[2]
 
     # -- displays ---------------------------------------------------------------
@@ -547,7 +545,8 @@ class StageGame:
         head = "".join(f'<th style="{cell}">{html.escape(c)}</th>' for c in self.cols)
         body = "".join(
             f'<tr><th style="{cell}">{html.escape(r)}</th>'
-            + "".join(f'<td style="{cell};text-align:right">{_num(self.a[i, j])}, {_num(self.b[i, j])}</td>'
+            + "".join(f'<td style="{cell};text-align:right">'
+                      f'{gambit_number(self.a[i, j])}, {gambit_number(self.b[i, j])}</td>'
                       for j in range(len(self.cols)))
             + "</tr>"
             for i, r in enumerate(self.rows))
@@ -912,48 +911,6 @@ def _prob(p: Any) -> float:
     if not np.isfinite(q) or q < 0:
         raise ValueError(f"{shorten(p, _ECHO)} is not a probability (negative or not finite)")
     return q
-
-
-def _ascii(text: str) -> str:
-    """``text`` in printable ASCII: a backslash becomes ``/`` (Gambit's reader has
-    no escape for it: ``\\\\`` reads as three), whitespace a space, a
-    typographic dash or quote its ASCII form, an accented letter its letter,
-    anything else ``?``."""
-    out = []
-    for ch in str(text):
-        if ch == "\\":
-            out.append("/")
-        elif " " <= ch <= "~":
-            out.append(ch)
-        elif ch.isspace():
-            out.append(" ")
-        elif ch in _ASCII:
-            out.append(_ASCII[ch])
-        else:
-            plain = unicodedata.normalize("NFKD", ch).encode("ascii", "ignore").decode("ascii")
-            plain = "".join(c for c in plain if " " <= c <= "~")
-            out.append(plain or "?")
-    return "".join(out)
-
-
-def _label(text: str) -> str:
-    """A label Gambit's reader accepts: printable ASCII, single spaces, none
-    at either end, not empty (``_`` then)."""
-    return " ".join(_ascii(text).split()) or "_"
-
-
-def _quote(text: str) -> str:
-    """A Gambit string: in double quotes, a ``"`` inside escaped as ``\\"``."""
-    return '"' + text.replace('"', '\\"') + '"'
-
-
-def _num(x: float) -> str:
-    """A payoff as Gambit reads it exactly: an integer, or the float's shortest decimal."""
-    v = float(x)
-    if v.is_integer():
-        return str(int(v))
-    # positional, never an exponent (the shortest digits that read back the same float)
-    return np.format_float_positional(v, unique=True, trim="-")
 
 
 @lru_cache(maxsize=1)
