@@ -16,7 +16,7 @@ import pytest
 
 import gridwidgets as gw
 from gridwidgets import IllegalMoveError
-from gridwidgets.rooms import RoomError, Rooms, Store, classwork
+from gridwidgets.rooms import RoomError, Rooms, Store, classwork, exports
 from gridwidgets.rooms.board import exercise_board, first_unsolved, poll_board
 from gridwidgets.rooms.polls import analyse, poll_position
 
@@ -196,10 +196,10 @@ def test_every_poll_and_answer_is_on_disk_and_comes_back_after_a_restart(db):
     assert back is not None and back.state == "revealed" and back.counts() == {"C3": 2}
     assert back.answers[ann.token].changes == 1 and back.analysed
     assert back.game.position_key() == poll.game.position_key()
-    lines = list(csv.reader(io.StringIO(classwork.polls_csv(again))))
+    lines = list(csv.reader(io.StringIO(exports.polls_csv(again))))
     assert lines[0][:6] == ["room", "poll", "source", "position", "player", "state"]
     assert sorted((r[6], r[8]) for r in lines[1:]) == [("Ann", "C3"), ("Bob", "C3")]
-    anonymous = list(csv.reader(io.StringIO(classwork.polls_csv([again], names=False))))
+    anonymous = list(csv.reader(io.StringIO(exports.polls_csv([again], names=False))))
     assert {r[6] for r in anonymous[1:]} == {""}
 
 
@@ -277,7 +277,7 @@ def test_an_exercise_set_given_to_a_room_stores_every_answer_with_first_try_and_
     assert table.loc["Cy", first] == "" and list(table["first try"]) == [0, 1, 0]
     wrong_map = classwork.wrong_answers(a, 0)
     assert wrong_map.counts() == {wrong: 1} and wrong_map.overlay()["moves"][wrong]["label"] == "1"
-    lines = list(csv.reader(io.StringIO(classwork.exercise_csv(room))))
+    lines = list(csv.reader(io.StringIO(exports.exercise_csv(room))))
     assert lines[0][:7] == ["room", "set", "student", "student id", "exercise", "kind", "move"] and len(lines) == 4
     rooms.store.close()
     again = Rooms(Store(db)).room(room.code)

@@ -18,7 +18,7 @@ from typing import Any
 
 import solara
 
-from . import classwork
+from . import classwork, exports
 from .board import exercise_board, poll_board
 from .model import Room, RoomError
 from .pageutil import safe_action as _safe
@@ -329,7 +329,7 @@ def ExercisePanel(room: Room, key: Callable[[], str], version: Any) -> None:
         latest = room.assignments[-1] if room.assignments else None
         if latest is not None:
             ExerciseTable(room, latest, version, shown, set_shown)
-            solara.FileDownload(lambda: classwork.exercise_csv(room), filename=f"exercises-{room.code}.csv",
+            solara.FileDownload(lambda: exports.exercise_csv(room), filename=f"exercises-{room.code}.csv",
                                 label="Download every answer (CSV)", mime_type="text/csv")
 
 

@@ -37,7 +37,7 @@ import solara  # state for a DataFrame finds it half imported)
 import traitlets
 
 from ..menu import AGENTS, games_menu
-from . import activities, classwork
+from . import activities
 from .board import room_board
 from .model import PAIRINGS, ROUND_PAIRINGS, Room, RoomError, RoomGame, Rooms
 from .pageutil import log_page_error as _log
@@ -765,21 +765,21 @@ def Charts(made: Any) -> None:
 
 @solara.component
 def Downloads(chosen: list[Room], stem: str) -> None:
-    from . import results
+    from . import exports, results
 
     with solara.Row(style={"gap": "12px", "flex-wrap": "wrap"}):
         if len(chosen) == 1:
-            solara.FileDownload(lambda: results.standings_csv(chosen[0]), filename=f"{stem}-standings.csv",
+            solara.FileDownload(lambda: exports.standings_csv(chosen[0]), filename=f"{stem}-standings.csv",
                                 label="Download the standings (CSV)", mime_type="text/csv")
-        solara.FileDownload(lambda: results.results_csv(chosen), filename=f"{stem}.csv",
+        solara.FileDownload(lambda: exports.results_csv(chosen), filename=f"{stem}.csv",
                             label="Download the results (CSV)", mime_type="text/csv")
         solara.FileDownload(lambda: results.saves_zip(chosen), filename=f"{stem.replace('results', 'games')}.zip",
                             label="Download every game (save files, zip)", mime_type="application/zip")
         if any(r.polls for r in chosen):
-            solara.FileDownload(lambda: classwork.polls_csv(chosen), filename=f"{stem.replace('results', 'polls')}.csv",
+            solara.FileDownload(lambda: exports.polls_csv(chosen), filename=f"{stem.replace('results', 'polls')}.csv",
                                 label="Download every poll answer (CSV)", mime_type="text/csv")
         if any(r.assignments for r in chosen):
-            solara.FileDownload(lambda: classwork.exercise_csv(chosen),
+            solara.FileDownload(lambda: exports.exercise_csv(chosen),
                                 filename=f"{stem.replace('results', 'exercises')}.csv",
                                 label="Download every exercise answer (CSV)", mime_type="text/csv")
 

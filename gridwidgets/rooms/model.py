@@ -19,7 +19,7 @@ seat token, the only key to their seat. Pairings (:data:`PAIRINGS`):
 - ``"swiss"``: nobody plays until the teacher starts a round; each round
   pairs students in order of points, each meeting the best placed opponent
   not met before that still lets everyone else be paired (a depth-first
-  search within :data:`SWISS_TRIES` tries; else the nearest in points,
+  search within :data:`~gridwidgets.rooms.pairing.SWISS_TRIES` tries; else the nearest in points,
   rematches allowed); of a pair, the one who moved first less often moves
   first; with an odd count the lowest placed student who has not played
   the agent yet plays it (two-player games; with more players a game it
@@ -41,6 +41,13 @@ asks for the token through it (:meth:`Rooms.teacher_key`).
 
 Joining is rate-limited per device address and per room (:data:`JOIN_LIMITS`),
 and display names follow :mod:`gridwidgets.rooms.names` (no two alike in a room).
+
+:class:`Room` keeps the lock, the seats and the games; what it does with them
+lives beside it: who meets whom is :mod:`gridwidgets.rooms.pairing` (pure
+functions), a poll's life :mod:`gridwidgets.rooms.polls`, an exercise set's
+:mod:`gridwidgets.rooms.classwork`, and every CSV file
+:mod:`gridwidgets.rooms.exports`. ``Room``'s methods of the same names check
+the teacher's token or the seat and call them.
 """
 
 from __future__ import annotations
@@ -53,20 +60,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.game import Game
-from . import openings
+from . import classwork, openings, pairing, polls
+from .classwork import Assignment
 from .names import MAX_NAME, clean_name, clean_student_id, look_alike
-from .polls import MAX_POLLS, POLL_STATES, Answer, Poll, poll_position
+from .pairing import AGENT, PAIRINGS, ROUND_PAIRINGS
+from .polls import Poll
 from .store import Store, StoreError
 
 __all__ = ["AGENT", "CODE_ALPHABET", "JOIN_LIMITS", "MAX_NAME", "PAIRINGS", "ROUND_PAIRINGS", "Assignment", "Room",
            "RoomError", "RoomGame", "Rooms", "Seat"]
 
-#: how a room pairs its students (see the module's text)
-PAIRINGS = ("arrival", "round-robin", "swiss", "agent")
-#: the pairings in which nobody plays until the teacher starts a round
-ROUND_PAIRINGS = ("round-robin", "swiss")
-#: the player entry of a seat held by the room's agent
-AGENT = "agent"
 #: the letters of a room code: no 0/O, 1/I/L, easy to read aloud and type
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 #: the most seats a room holds (a page joining again and again fills no disk)
@@ -173,30 +176,6 @@ class RoomGame:
 
 
 @dataclass
-class Assignment:
-    """An exercise set given to a room: each student works through it on their
-    own page, at their own pace (:meth:`Room.assign_exercises`).
-
-    Attributes:
-        id: its id in the store.
-        exercises: the :class:`~gridwidgets.exercises.ExerciseSet`.
-        assigned: when it was given (Unix time, seconds).
-        answers: every answer given, in order: dicts of ``token``,
-            ``exercise`` (index), ``move``, ``step`` (1 = the exercise's
-            answer, then the line's next own moves), ``right``, ``first_try``
-            (the student's first attempt at that exercise), ``seconds`` (since
-            the exercise was shown), ``solved`` (the line is finished), ``at``.
-        ended: whether the teacher took it off the screens.
-    """
-
-    id: int
-    exercises: Any
-    assigned: float
-    answers: list[dict[str, Any]] = field(default_factory=list)
-    ended: bool = False
-
-
-@dataclass
 class Room:
     """A room: its choices, its seats and its games (made by :class:`Rooms`)."""
 
@@ -216,7 +195,8 @@ class Room:
     games: list[RoomGame] = field(default_factory=list)
     #: counts every change of the room and its games (pages compare it to redraw)
     version: int = 0
-    _lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
+    #: held for every change of the room (a game's lock is taken first where both are: :meth:`ask_undo`)
+    lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
     #: per game id: the game's version when undo was first asked, and who asked
     _undo_asks: dict[int, tuple[int, set[str]]] = field(default_factory=dict, repr=False)
     _joins: _Bucket = field(default_factory=lambda: _Bucket(*JOIN_LIMITS["room"]), repr=False)
@@ -237,7 +217,8 @@ class Room:
             n = self._players_per_game = len(start_game(self.game_name, self.board).players)
         return n
 
-    def _changed(self) -> None:
+    def changed(self) -> None:
+        """Count a change of the room or its games and tell :attr:`on_change` (the caller holds :attr:`lock`)."""
         self.version += 1
         self.on_change()
 
@@ -265,7 +246,7 @@ class Room:
                 joins come too fast (:data:`JOIN_LIMITS`).
         """
         name, student_id = clean_name(name), clean_student_id(student_id)
-        with self._lock:
+        with self.lock:
             if self.closed:
                 raise RoomError("this room is closed: the class has ended")
             if len(self.seats) >= MAX_SEATS:
@@ -278,7 +259,7 @@ class Room:
             seat = Seat(secrets.token_urlsafe(16), name, self.code, student_id)
             self.store.add_seat(seat.token, self.code, name, student_id)
             self.seats[seat.token] = seat
-            self._changed()
+            self.changed()
             n = self.players_per_game
             if self.pairing == "agent":
                 self._new_game([seat.token] + [AGENT] * (n - 1))
@@ -290,14 +271,14 @@ class Room:
 
     def waiting(self) -> list[Seat]:
         """The seats without a game in this round, in arrival order."""
-        with self._lock:
+        with self.lock:
             return [self.seats[t] for t in self._waiting()]
 
     def round_progress(self) -> tuple[int, int]:
         """``(over, games)``: how many of this round's games are over, of how
         many. The lesson plans start the next round when nine in ten are over
         (docs/lessons.md): a round waits longest for its slowest pair."""
-        with self._lock:
+        with self.lock:
             games = [rg for rg in self.games if rg.round == self.round]
         over = 0
         for rg in games:
@@ -327,7 +308,7 @@ class Room:
             RoomError: for an unknown token, or a seat with no game yet.
         """
         self.seat(token)
-        with self._lock:
+        with self.lock:
             for g in reversed(self.games):
                 p = g.player_of(token)
                 if p is not None and g.round == self.round:
@@ -388,12 +369,13 @@ class Room:
     def set_paused(self, teacher_token: str, paused: bool) -> None:
         """Pause or resume the room (moves refused while paused)."""
         self.check_teacher(teacher_token)
-        with self._lock:
+        with self.lock:
             self.paused = bool(paused)
-            self._save()
-            self._changed()
+            self.save()
+            self.changed()
 
-    def _save(self) -> None:
+    def save(self) -> None:
+        """Write the room's own state (paused, round, closed) to the store."""
         self.store.set_room(self.code, paused=self.paused, round=self.round, closed=self.closed)
 
     def next_round(self, teacher_token: str) -> list[RoomGame]:
@@ -411,26 +393,18 @@ class Room:
         # the points before the room's lock: a game's lock is never taken under the room's (the other
         # order is the rule: ask_undo holds a game's, then the room's)
         points = self.points() if self.pairing == "swiss" else {}
-        with self._lock:
+        with self.lock:
             self._check_not_closed()
             self.round += 1
-            self._save()
-            self._changed()
-            tokens = list(self.seats)
-            n = self.players_per_game
-            if self.pairing == "agent":
-                groups = [[t] + [AGENT] * (n - 1) for t in tokens]
-            elif self.pairing == "round-robin" and n == 2:
-                groups = _circle(tokens, self.round - 1)
-            elif self.pairing == "swiss":
-                groups = self._swiss(tokens, n, points)
-                return [self._new_game(group) for group in groups]
-            else:
-                if self.pairing == "round-robin":  # more than two a game: turn the seating one place a round
-                    k = (self.round - 1) % max(1, len(tokens))
-                    tokens = tokens[k:] + tokens[:k]
-                groups = _groups(tokens, n)
-            return [self._new_game(self._orient(group)) for group in groups]
+            self.save()
+            self.changed()
+            groups = pairing.round_groups(self.pairing, list(self.seats), self.players_per_game, self.round,
+                                          self.played(), points)
+            return [self._new_game(group) for group in groups]
+
+    def played(self) -> list[list[str]]:
+        """The players of every game of the room so far, oldest first (what pairing reads)."""
+        return [list(rg.players) for rg in self.games]
 
     def points(self) -> dict[str, float]:
         """Each seat's points over the room's finished games (1 a win, 1/2 a
@@ -444,44 +418,6 @@ class Room:
                 if token in out:
                     out[token] += got
         return out
-
-    def _swiss(self, tokens: list[str], n: int, points: dict[str, float]) -> list[list[str]]:
-        """A round of Swiss pairing by ``points`` (see the module docstring)."""
-        order = sorted(tokens, key=lambda t: -points.get(t, 0.0))  # stable: join order among equals
-        if n != 2:
-            return _groups(order, n)
-        met: dict[str, set[str]] = {t: set() for t in tokens}
-        first = dict.fromkeys(tokens, 0)
-        byes: set[str] = set()
-        for rg in self.games:
-            a, b = rg.players[0], rg.players[-1]
-            met.setdefault(a, set()).add(b)
-            met.setdefault(b, set()).add(a)
-            first[a] = first.get(a, 0) + 1
-            if AGENT in rg.players:
-                byes.update(t for t in rg.players if t != AGENT)
-        bye = None
-        if len(order) % 2:  # the lowest placed student who has not played the agent yet
-            bye = next((t for t in reversed(order) if t not in byes), order[-1])
-            order.remove(bye)
-        matched = _fresh_pairs(order, met)
-        if matched is None:  # no pairing without a rematch (or too long to find): the nearest in points
-            matched = [[order[i], order[i + 1]] for i in range(0, len(order), 2)]
-        pairs = [[a, b] if first.get(a, 0) <= first.get(b, 0) else [b, a] for a, b in matched]  # who moved first less
-        return pairs + ([[bye, AGENT]] if bye is not None else [])
-
-    def _orient(self, group: list[str]) -> list[str]:
-        """``group`` turned so that the seating it had least often before comes
-        first: the same ordered group never comes back while another turn of it
-        is fresher (two players: the colours swap from one meeting to the next)."""
-        if sum(t != AGENT for t in group) < 2:
-            return group
-        seen: dict[tuple[str, ...], int] = {}
-        for g in self.games:
-            key = tuple(g.players)
-            seen[key] = seen.get(key, 0) + 1
-        turns = [group[k:] + group[:k] for k in range(len(group))]
-        return min(turns, key=lambda t: seen.get(tuple(t), 0))  # min keeps the first of equals
 
     def game(self, game_id: int) -> RoomGame:
         """The game of this room with id ``game_id``.
@@ -525,13 +461,13 @@ class Room:
         """
         self.check_teacher(teacher_token)
         name = clean_name(name)
-        with self._lock:
+        with self.lock:
             seat = self.seat(token)
             self._check_name_free(name, but=token)
             renamed = Seat(seat.token, name, self.code, seat.student_id)
             self.store.set_seat(token, name=name, removed=False)
             self.seats[token] = renamed
-            self._changed()
+            self.changed()
             return renamed
 
     def remove_seat(self, teacher_token: str, token: str) -> None:
@@ -543,7 +479,7 @@ class Room:
             RoomError: without the teacher token, or no such seat.
         """
         self.check_teacher(teacher_token)
-        with self._lock:
+        with self.lock:
             seat = self.seat(token)
             for rg in self.games:
                 p = rg.player_of(token)
@@ -552,7 +488,7 @@ class Room:
             self.store.set_seat(token, name=seat.name, removed=True)
             del self.seats[token]
             self.former[token] = seat
-            self._changed()
+            self.changed()
 
     def hand_to_agent(self, teacher_token: str, game_id: int, player: int) -> None:
         """The agent plays ``player`` of game ``game_id`` from now on (a laptop
@@ -562,12 +498,12 @@ class Room:
             RoomError: without the teacher token, no such game, or a player the agent already plays.
         """
         self.check_teacher(teacher_token)
-        with self._lock:
+        with self.lock:
             rg = self.game(game_id)
             if player not in rg.students():
                 raise RoomError("the agent already plays that seat")
             self._hand(rg, player)
-            self._changed()
+            self.changed()
 
     def give_back(self, teacher_token: str, game_id: int, player: int) -> None:
         """The student of ``player`` in game ``game_id`` plays it again (undoes :meth:`hand_to_agent`).
@@ -577,7 +513,7 @@ class Room:
                 handed over, or a seat the teacher removed.
         """
         self.check_teacher(teacher_token)
-        with self._lock:
+        with self.lock:
             rg = self.game(game_id)
             if player not in rg.handed:
                 raise RoomError("that seat is not played by the agent for a student")
@@ -585,7 +521,7 @@ class Room:
                 raise RoomError("that student's seat was removed from the room")
             rg.handed.discard(player)
             self.store.set_handed(rg.id, sorted(rg.handed))
-            self._changed()
+            self.changed()
 
     def _hand(self, rg: RoomGame, p: int) -> None:
         rg.handed.add(p)
@@ -607,7 +543,7 @@ class Room:
         rg, p = self.game_of(token)
         self.check_can_move(rg, p)
         g = rg.game
-        with g.lock, self._lock:
+        with g.lock, self.lock:
             people = {rg.players[q] for q in rg.students()}
             if not g.steps and not g.pending:
                 raise RoomError("nothing to undo")
@@ -620,13 +556,13 @@ class Room:
                 g.undo_until(rg.students())
                 return True
             self._undo_asks[rg.id] = (g.version, asked)
-            self._changed()
+            self.changed()
             return False
 
     def undo_asked(self, game_id: int) -> list[str]:
         """The seat tokens that asked to undo the current position of game ``game_id``."""
         rg = self.game(game_id)
-        with self._lock:
+        with self.lock:
             version, asked = self._undo_asks.get(game_id, (-1, set()))
             return sorted(asked) if version == rg.game.version else []
 
@@ -650,10 +586,11 @@ class Room:
         """Start the students still waiting in this round, in arrival order, the
         seats no student fills going to the agent; return the new games."""
         self.check_teacher(teacher_token)
-        with self._lock:
+        with self.lock:
             self._check_not_closed()
-            return [self._new_game(self._orient(group))
-                    for group in _groups(self._waiting(), self.players_per_game)]
+            played = self.played()
+            return [self._new_game(pairing.orient(group, played))
+                    for group in pairing.groups(self._waiting(), self.players_per_game)]
 
     # -- agents ---------------------------------------------------------------
     def agent_turns(self) -> list[tuple[RoomGame, int, Game, int]]:
@@ -693,12 +630,11 @@ class Room:
             played += self.agent_play(rg, p, version, rg.agent.choose(view))
         return played
 
-    # -- class polls -------------------------------------------------------------
+    # -- class polls (the life cycle is rooms.polls') -------------------------------------------
     @property
     def poll(self) -> Poll | None:
         """The poll on the students' screens (open, closed or revealed), or ``None``."""
-        poll = self.polls[-1] if self.polls else None
-        return poll if poll is not None and poll.state != "ended" else None
+        return polls.current_poll(self)
 
     def open_poll(self, teacher_token: str, source: Any, *, step: int | None = None, player: int | None = None,
                   label: str = "") -> Poll:
@@ -723,28 +659,7 @@ class Room:
         """
         self.check_teacher(teacher_token)
         self._check_not_closed()
-        game = poll_position(source, step=step)
-        to_move = list(game.players_to_move)
-        if player is None:
-            player = to_move[0]
-        if player not in to_move:
-            raise ValueError(f"player {str(player)[:8]} is not to move at that position (to move: {to_move})")
-        if not label:
-            text = isinstance(source, str) and not source.lstrip().startswith("{")
-            label = "a position" if text else "a save file" if isinstance(source, (str, bytes, dict)) else (
-                "an exercise" if not isinstance(source, Game) else "a game")
-            if step is not None:
-                label += f", step {step}"
-        label = label[:80]
-        with self._lock:
-            if len(self.polls) >= MAX_POLLS:
-                raise RoomError(f"this room has asked {MAX_POLLS} polls already: open another room")
-            self._end_poll()
-            poll_id = self.store.add_poll(self.code, game.to_json(indent=None), player, label)
-            poll = Poll(poll_id, self.code, game, player, label, time.time())
-            self.polls.append(poll)
-            self._changed()
-            return poll
+        return polls.open_poll(self, source, step=step, player=player, label=label)
 
     def answer_poll(self, token: str, move: Any) -> str:
         """The seat of ``token`` answers the open poll with ``move`` (or changes
@@ -755,81 +670,33 @@ class Room:
             IllegalMoveError: a move the poll's player could not play there (naming the rule).
         """
         self.seat(token)
-        poll = self.poll
-        if poll is None:
-            raise RoomError("no poll is open in this room")
-        if poll.state != "open":
-            raise RoomError("the poll is closed: answers are no longer taken")
-        text = poll.check_move(move)  # outside the room's lock: a copy of the position, played
-        with self._lock:
-            if poll.state != "open" or self.poll is not poll:
-                raise RoomError("the poll is closed: answers are no longer taken")
-            before = poll.answers.get(token)
-            if before is not None and before.move == text:
-                return text
-            at = time.time()
-            self.store.add_poll_answer(poll.id, token, text, at)
-            poll.answers[token] = Answer(token, text, at, 0 if before is None else before.changes + 1)
-            poll.version += 1
-            self._changed()
-        return text
+        return polls.answer_poll(self, token, move)
 
     def close_poll(self, teacher_token: str) -> None:
-        """Stop taking answers to the poll (its heat map stays on the teacher's screens)."""
-        self._poll_state(teacher_token, "closed")
+        """Stop taking answers to the poll (a revealed poll stays revealed; closing twice is closing once)."""
+        self.check_teacher(teacher_token)
+        polls.set_poll_state(self, "closed")
 
     def reveal_poll(self, teacher_token: str) -> Poll:
         """Close the poll (if open) and show the analysis beside the class's
         answers: computed on a thread of its own (the solver within
         :data:`~gridwidgets.rooms.polls.REVEAL_SECONDS`), the pages redrawn
         when it is in; stored with the poll."""
-        poll = self._poll_state(teacher_token, "revealed")
-        if not poll.analysed:
-            threading.Thread(target=self._analyse_poll, args=(poll,), name="gridwidgets-poll-reveal",
-                             daemon=True).start()
-        return poll
-
-    def _analyse_poll(self, poll: Poll) -> None:
-        analysis = poll.analysis()
-        with self._lock:
-            self.store.set_poll(poll.id, poll.state, analysis)
-            poll.version += 1
-            self._changed()
+        self.check_teacher(teacher_token)
+        return polls.set_poll_state(self, "revealed")
 
     def end_poll(self, teacher_token: str) -> None:
         """Take the poll off the students' screens (back to their games)."""
         self.check_teacher(teacher_token)
-        with self._lock:
-            self._end_poll()
-            self._changed()
+        with self.lock:
+            polls.end_poll(self)
+            self.changed()
 
-    def _end_poll(self) -> None:
-        poll = self.poll
-        if poll is not None:
-            poll.state = "ended"
-            poll.version += 1
-            self.store.set_poll(poll.id, "ended")
-
-    def _poll_state(self, teacher_token: str, state: str) -> Poll:
-        self.check_teacher(teacher_token)
-        with self._lock:
-            poll = self.poll
-            if poll is None:
-                raise RoomError("no poll is on the screens")
-            if state == "closed" and poll.state == "revealed":
-                return poll
-            poll.state = state
-            poll.version += 1
-            self.store.set_poll(poll.id, state)
-            self._changed()
-            return poll
-
-    # -- exercise sets -------------------------------------------------------------
+    # -- exercise sets (what is kept and how, rooms.classwork's) -------------------------------------
     @property
     def assignment(self) -> Assignment | None:
         """The exercise set on the students' screens, or ``None``."""
-        a = self.assignments[-1] if self.assignments else None
-        return a if a is not None and not a.ended else None
+        return classwork.current_assignment(self)
 
     def assign_exercises(self, teacher_token: str, exercises: Any) -> Assignment:
         """Give the room an exercise set: every seated student's page shows it
@@ -845,35 +712,14 @@ class Room:
             RoomError: without the teacher token, or the room closed.
             ValueError: a file that is not an exercise set (saying why), or an empty set.
         """
-        from ..exercises import ExerciseSet
-
         self.check_teacher(teacher_token)
         self._check_not_closed()
-        if isinstance(exercises, (str, bytes)):
-            exercises = ExerciseSet.from_json(exercises)
-        if not isinstance(exercises, ExerciseSet):
-            raise ValueError(f"an exercise set is an ExerciseSet or its file's text, not {type(exercises).__name__}")
-        if not len(exercises):
-            raise ValueError("this exercise set has no exercises")
-        with self._lock:
-            if self.assignment is not None:
-                self.assignment.ended = True
-                self.store.end_exercise_set(self.assignment.id)
-            set_id = self.store.add_exercise_set(self.code, exercises.to_json())
-            a = Assignment(set_id, exercises, time.time())
-            self.assignments.append(a)
-            self._changed()
-            return a
+        return classwork.assign(self, exercises)
 
     def end_exercises(self, teacher_token: str) -> None:
         """Take the exercise set off the students' screens (its answers stay)."""
         self.check_teacher(teacher_token)
-        with self._lock:
-            a = self.assignment
-            if a is not None:
-                a.ended = True
-                self.store.end_exercise_set(a.id)
-            self._changed()
+        classwork.end(self)
 
     def record_exercise_answer(self, token: str, set_id: int, record: dict[str, Any]) -> dict[str, Any]:
         """Store one answer the seat of ``token`` gave in exercise set
@@ -883,24 +729,10 @@ class Room:
 
         Raises:
             RoomError: an unknown seat or set.
+            ValueError: a record that is not one the exercise board makes.
         """
         self.seat(token)
-        with self._lock:
-            a = next((x for x in self.assignments if x.id == set_id), None)
-            if a is None:
-                raise RoomError("no such exercise set in this room")
-            index = int(record["exercise"])
-            step = int(record.get("step", 1))
-            tries = sum(1 for r in a.answers if r["token"] == token and r["exercise"] == index and r["step"] == 1)
-            row = {"token": token, "exercise": index, "move": str(record["move"])[:200], "step": step,
-                   "right": bool(record["right"]), "first_try": tries + (step == 1) <= 1,
-                   "seconds": float(record.get("seconds", 0.0)), "solved": bool(record.get("solved", False)),
-                   "at": time.time()}
-            self.store.add_exercise_answer(set_id, token, index, row["move"], step, row["right"], row["first_try"],
-                                           row["solved"], row["seconds"], row["at"])
-            a.answers.append(row)
-            self._changed()
-            return row
+        return classwork.record_answer(self, token, set_id, record)
 
     # -- making games ------------------------------------------------------------
     def _new_game(self, players: list[str]) -> RoomGame:
@@ -922,7 +754,7 @@ class Room:
             store.save_game(game_id, g.to_json(indent=None), {p: str(m) for p, m in g.hidden_submissions().items()},
                             at=at)
             rg.updated = at
-            self._changed()
+            self.changed()
 
         game.observe(save)
         handed = set(handed)
@@ -930,7 +762,7 @@ class Room:
         rg = RoomGame(game_id, round_, list(players), game, _make_agent(self.agent_kind) if needs_agent else None,
                       handed, started, updated)
         self.games.append(rg)
-        self._changed()
+        self.changed()
         return rg
 
 
@@ -1025,20 +857,20 @@ class Rooms:
         """
         self.check_teacher(teacher_token)
         for room in self.rooms():
-            with room._lock:
+            with room.lock:
                 room.closed = True
-                room._save()
-                room._changed()
+                room.save()
+                room.changed()
         self.store.set_setting("ended", repr(time.time()))
         self.new_teacher_token()  # never shown: the old one opens nothing
 
     def reopen(self) -> str:
         """Open an ended class again (its rooms open, a new teacher token, which is returned)."""
         for room in self.rooms():
-            with room._lock:
+            with room.lock:
                 room.closed = False
-                room._save()
-                room._changed()
+                room.save()
+                room.changed()
         self.store.set_setting("ended", None)
         return self.new_teacher_token()
 
@@ -1159,55 +991,12 @@ class Rooms:
                                  "from its backup (--backup), or pass another --db") from None
             room._attach(int(g["id"]), int(g["round"]), list(g["players"]), game, g["handed"],
                          started=started, updated=updated)
-        self._restore_polls(data)
-        self._restore_exercises(data)
+        polls.restore_polls(self._room_of, data, self._damaged)
+        classwork.restore(self._room_of, data, self._damaged)
 
     def _damaged(self, what: str, exc: Exception) -> StoreError:
         return StoreError(f"{self.store.path}: {what} cannot be read back ({type(exc).__name__}: {str(exc)[:60]}): "
                           "the file is damaged; restore the class from its backup (--backup), or pass another --db")
-
-    def _restore_polls(self, data: dict[str, list[dict[str, Any]]]) -> None:
-        polls: dict[int, Poll] = {}
-        for p in data["polls"]:
-            room = self._room_of(p["room"], f"poll {p['id']}")
-            try:
-                poll = Poll(int(p["id"]), room.code, Game.from_json(p["save"]), int(p["player"]), str(p["source"]),
-                            float(p["opened"]), str(p["state"]))
-                if poll.state not in POLL_STATES or poll.player not in range(len(poll.game.players)):
-                    raise ValueError("its state or player is not one a poll has")
-            except (ValueError, TypeError, KeyError) as exc:
-                raise self._damaged(f"poll {p.get('id')}", exc) from None
-            poll._analysis = p["analysis"]
-            room.polls.append(poll)
-            polls[poll.id] = poll
-        for a in data["poll_answers"]:
-            poll = polls.get(a["poll"])
-            if poll is None:
-                raise self._damaged(f"an answer to poll {str(a['poll'])[:8]}", KeyError("no such poll"))
-            before = poll.answers.get(a["token"])
-            poll.answers[a["token"]] = Answer(a["token"], a["move"], float(a["at"]),
-                                              0 if before is None else before.changes + 1)
-
-    def _restore_exercises(self, data: dict[str, list[dict[str, Any]]]) -> None:
-        from ..exercises import ExerciseSet
-
-        sets: dict[int, Assignment] = {}
-        for s in data["exercise_sets"]:
-            room = self._room_of(s["room"], f"exercise set {s['id']}")
-            try:
-                a = Assignment(int(s["id"]), ExerciseSet.from_json(s["data"]), float(s["assigned"]),
-                               ended=bool(s["ended"]))
-            except (ValueError, TypeError, KeyError) as exc:
-                raise self._damaged(f"exercise set {s.get('id')}", exc) from None
-            room.assignments.append(a)
-            sets[a.id] = a
-        for r in data["exercise_answers"]:
-            a = sets.get(r["exercise_set"])
-            if a is None:
-                raise self._damaged(f"an answer of exercise set {str(r['exercise_set'])[:8]}", KeyError("no such set"))
-            a.answers.append({"token": r["token"], "exercise": int(r["exercise"]), "move": r["move"],
-                              "step": int(r["step"]), "right": bool(r["right"]), "first_try": bool(r["first_try"]),
-                              "seconds": float(r["seconds"]), "solved": bool(r["solved"]), "at": float(r["at"])})
 
     def _room_of(self, code: Any, what: str) -> Room:
         room = self._rooms.get(code)
@@ -1217,64 +1006,12 @@ class Rooms:
         return room
 
 
-#: the most tries :func:`_fresh_pairs` makes before it gives up (bounded time for any class)
-SWISS_TRIES = 20_000
-
-
-def _fresh_pairs(order: list[str], met: dict[str, set[str]]) -> list[list[str]] | None:
-    """Pairs of ``order`` (best placed first) where nobody meets someone met
-    before: each student, best placed first, takes the best placed fresh
-    opponent that still lets the rest be paired (depth-first, at most
-    :data:`SWISS_TRIES` tries); ``None`` if there is none."""
-    tries = [0]
-
-    def pair(rest: list[str]) -> list[list[str]] | None:
-        if not rest:
-            return []
-        a = rest[0]
-        for b in rest[1:]:
-            if b in met.get(a, ()):
-                continue
-            tries[0] += 1
-            if tries[0] > SWISS_TRIES:
-                return None
-            tail = pair([t for t in rest[1:] if t != b])
-            if tail is not None:
-                return [[a, b], *tail]
-        return None
-
-    return pair(list(order))
-
-
-def _groups(tokens: list[str], n: int) -> list[list[str]]:
-    """``tokens`` in games of ``n`` in order; the last game's empty seats go to the agent."""
-    return [tokens[i : i + n] + [AGENT] * max(0, i + n - len(tokens)) for i in range(0, len(tokens), n)]
-
-
 def _same_token(given: Any, token: str) -> bool:
     """``given`` is ``token`` (compared in constant time, as bytes: any text
     compares, in any script; anything but text is not the token)."""
     if not isinstance(given, str) or not isinstance(token, str):
         return False
     return secrets.compare_digest(given.encode("utf-8", "surrogatepass"), token.encode("utf-8", "surrogatepass"))
-
-
-def _circle(tokens: Iterable[str], k: int) -> list[list[str]]:
-    """Round ``k`` (from 0) of a round robin by the circle method: the first
-    stays, the others turn one place per round; an odd count gets the agent."""
-    ring: list[str] = list(tokens)
-    if len(ring) % 2:
-        ring.append(AGENT)
-    n = len(ring)
-    if n == 0:
-        return []
-    rest = ring[1:]
-    shift = k % max(1, n - 1)
-    rest = rest[-shift:] + rest[:-shift] if shift else rest
-    order = [ring[0], *rest]
-    pairs = [[order[i], order[n - 1 - i]] for i in range(n // 2)]
-    # alternate who moves first, round by round
-    return [p if (k + i) % 2 == 0 else p[::-1] for i, p in enumerate(pairs)]
 
 
 def _make_agent(kind: str) -> Any:

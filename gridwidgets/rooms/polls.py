@@ -35,15 +35,19 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..core.errors import IllegalMoveError, shorten
+from ..core.errors import InvalidMoveError, shorten
 from ..core.game import Game
 
+if TYPE_CHECKING:
+    from .model import Room
+
 __all__ = ["EQUILIBRIUM_SECONDS", "MAX_POLLS", "POLL_STATES", "REVEAL_SECONDS", "Answer", "Poll", "analyse",
-           "heat_overlay", "poll_position"]
+           "answer_poll", "current_poll", "end_poll", "heat_overlay", "open_poll", "poll_position", "restore_polls",
+           "set_poll_state"]
 
 #: the states of a poll, in order
 POLL_STATES = ("open", "closed", "revealed", "ended")
@@ -110,7 +114,7 @@ class Poll:
             IllegalMoveError: naming the rule, as ``play()`` does.
         """
         if not isinstance(move, str) or not move or len(move) > 200:
-            raise IllegalMoveError(f"{shorten(move)} is not a move (C-2)")
+            raise InvalidMoveError(f"{shorten(move)} is not a move", rule="C-2", move=move)
         trial = self.game.copy()
         return str(trial.play(move, player=self.player))
 
@@ -155,6 +159,11 @@ class Poll:
         if self.player == 0:
             return max(0.0, float(m["value"]) - float((mix @ values).min()))
         return max(0.0, float((values @ mix).max()) - float(m["value"]))
+
+    @property
+    def kept_analysis(self) -> dict[str, Any] | None:
+        """:meth:`analysis` if it is computed (or was restored from the store), else ``None``."""
+        return self._analysis
 
     @property
     def analysed(self) -> bool:
@@ -364,3 +373,150 @@ def poll_position(source: Any, *, step: int | None = None) -> Game:
 def now() -> float:
     """The time an answer is stamped with (Unix seconds)."""
     return time.time()
+
+
+# -- the life cycle of a room's polls (Room.open_poll, answer_poll, ... call these under the room's rules) ----------
+def current_poll(room: Room) -> Poll | None:
+    """The poll on ``room``'s students' screens (open, closed or revealed), or ``None``."""
+    poll = room.polls[-1] if room.polls else None
+    return poll if poll is not None and poll.state != "ended" else None
+
+
+def _label(source: Any, step: int | None) -> str:
+    text = isinstance(source, str) and not source.lstrip().startswith("{")
+    label = "a position" if text else "a save file" if isinstance(source, (str, bytes, dict)) else (
+        "an exercise" if not isinstance(source, Game) else "a game")
+    return label + (f", step {step}" if step is not None else "")
+
+
+def open_poll(room: Room, source: Any, *, step: int | None = None, player: int | None = None,
+              label: str = "") -> Poll:
+    """Open a poll in ``room`` (the teacher already checked; see
+    :meth:`~gridwidgets.rooms.Room.open_poll`): the position read outside the
+    room's lock, then stored and put on the screens under it; a poll still on
+    the screens ends first.
+
+    Raises:
+        RoomError: :data:`MAX_POLLS` asked already.
+        ValueError: a source that gives no position, a step outside its
+            history, a position where the game is over, a player not to move.
+    """
+    from .model import RoomError
+
+    game = poll_position(source, step=step)
+    to_move = list(game.players_to_move)
+    if player is None:
+        player = to_move[0]
+    if player not in to_move:
+        raise ValueError(f"player {shorten(player, 8)} is not to move at that position (to move: {to_move})")
+    label = (str(label) if label else _label(source, step))[:80]
+    with room.lock:
+        if len(room.polls) >= MAX_POLLS:
+            raise RoomError(f"this room has asked {MAX_POLLS} polls already: open another room")
+        end_poll(room)
+        poll_id = room.store.add_poll(room.code, game.to_json(indent=None), player, label)
+        poll = Poll(poll_id, room.code, game, player, label, now())
+        room.polls.append(poll)
+        room.changed()
+        return poll
+
+
+def answer_poll(room: Room, token: str, move: Any) -> str:
+    """The seat of ``token`` answers ``room``'s open poll (see
+    :meth:`~gridwidgets.rooms.Room.answer_poll`); return the move's notation.
+
+    Raises:
+        RoomError: no poll open, or the poll closed.
+        IllegalMoveError: a move the poll's player could not play there (naming the rule).
+    """
+    from .model import RoomError
+
+    poll = current_poll(room)
+    if poll is None:
+        raise RoomError("no poll is open in this room")
+    if poll.state != "open":
+        raise RoomError("the poll is closed: answers are no longer taken")
+    text = poll.check_move(move)  # outside the room's lock: a copy of the position, played
+    with room.lock:
+        if poll.state != "open" or current_poll(room) is not poll:
+            raise RoomError("the poll is closed: answers are no longer taken")
+        before = poll.answers.get(token)
+        if before is not None and before.move == text:
+            return text
+        at = now()
+        room.store.add_poll_answer(poll.id, token, text, at)
+        poll.answers[token] = Answer(token, text, at, 0 if before is None else before.changes + 1)
+        poll.version += 1
+        room.changed()
+    return text
+
+
+def set_poll_state(room: Room, state: str) -> Poll:
+    """Move ``room``'s poll on the screens to ``state`` (``"closed"`` or
+    ``"revealed"``; a revealed poll stays revealed when closed again); on
+    reveal, the analysis is computed on a thread of its own and the pages
+    redrawn when it is in.
+
+    Raises:
+        RoomError: no poll on the screens.
+    """
+    from .model import RoomError
+
+    with room.lock:
+        poll = current_poll(room)
+        if poll is None:
+            raise RoomError("no poll is on the screens")
+        if poll.state == state or (state == "closed" and poll.state == "revealed"):
+            return poll
+        poll.state = state
+        poll.version += 1
+        room.store.set_poll(poll.id, state)
+        room.changed()
+    if state == "revealed" and not poll.analysed:
+        threading.Thread(target=_analyse, args=(room, poll), name="gridwidgets-poll-reveal", daemon=True).start()
+    return poll
+
+
+def _analyse(room: Room, poll: Poll) -> None:
+    analysis = poll.analysis()
+    with room.lock:
+        room.store.set_poll(poll.id, poll.state, analysis)
+        poll.version += 1
+        room.changed()
+
+
+def end_poll(room: Room) -> None:
+    """Take ``room``'s poll off the screens (the caller holds the room's lock)."""
+    poll = current_poll(room)
+    if poll is not None:
+        poll.state = "ended"
+        poll.version += 1
+        room.store.set_poll(poll.id, "ended")
+
+
+def restore_polls(room_of: Callable[[Any, str], Room], data: Mapping[str, list[dict[str, Any]]],
+                  damaged: Callable[[str, Exception], Exception]) -> None:
+    """Put the store's polls and answers back in their rooms (``data``: what
+    :meth:`~gridwidgets.rooms.Store.load` read; ``room_of(code, what)`` finds
+    a row's room or raises; ``damaged(what, exc)`` makes the error for a row
+    that cannot be read back)."""
+    polls: dict[int, Poll] = {}
+    for p in data["polls"]:
+        room = room_of(p["room"], f"poll {p['id']}")
+        try:
+            poll = Poll(int(p["id"]), room.code, Game.from_json(p["save"]), int(p["player"]), str(p["source"]),
+                        float(p["opened"]), str(p["state"]))
+            if poll.state not in POLL_STATES or poll.player not in range(len(poll.game.players)):
+                raise ValueError("its state or player is not one a poll has")
+        except (ValueError, TypeError, KeyError) as exc:
+            raise damaged(f"poll {str(p.get('id'))[:8]}", exc) from None
+        poll._analysis = p["analysis"]
+        room.polls.append(poll)
+        polls[poll.id] = poll
+    for a in data["poll_answers"]:
+        poll = polls.get(a["poll"])
+        if poll is None:
+            raise damaged(f"an answer to poll {str(a['poll'])[:8]}", KeyError("no such poll"))
+        before = poll.answers.get(a["token"])
+        poll.answers[a["token"]] = Answer(a["token"], a["move"], float(a["at"]),
+                                          0 if before is None else before.changes + 1)

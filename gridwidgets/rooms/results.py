@@ -3,7 +3,8 @@ standings, plots (win rates by seat, scores by board, and at a game's opening
 simultaneous node the choices people made against the equilibrium mix of
 :func:`gridwidgets.analysis.equilibrium`), how long the finished games took
 (:func:`durations`, :func:`durations_summary`: to plan the next lesson), and
-downloads (CSV, and every game as its save file in one zip).
+downloads (every game as its save file in one zip; the CSV files are
+:mod:`gridwidgets.rooms.exports`').
 
 Every function takes a list of rooms (one room, or every room of a game) and
 reads their games under each game's lock. Figures are
@@ -23,9 +24,8 @@ from typing import Any
 from . import openings
 from .model import AGENT, Room
 
-__all__ = ["FORMULA_STARTS", "MIN_BOX", "MIN_GAMES", "NEUTRAL", "choices_figure", "crosstable", "durations",
-           "durations_summary", "results_csv", "results_table", "safe_cell", "saves_zip", "scores_figure",
-           "standings", "standings_csv", "win_rates_figure"]
+__all__ = ["MIN_BOX", "MIN_GAMES", "NEUTRAL", "choices_figure", "crosstable", "durations", "durations_summary",
+           "results_table", "saves_zip", "scores_figure", "standings", "win_rates_figure"]
 
 #: the finished games a chart needs before it means something (fewer: no chart, and the page says so)
 MIN_GAMES = 3
@@ -73,30 +73,6 @@ def results_table(rooms: Sequence[Room]) -> Any:
     return pd.DataFrame(_rows(rooms))
 
 
-#: the first characters that make a spreadsheet read a cell as a formula (OWASP's CSV injection rule)
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def safe_cell(value: Any) -> Any:
-    """``value`` as a CSV cell a spreadsheet shows as text: a text cell that
-    begins with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return gets a
-    leading ``'`` (OWASP's rule against CSV injection); numbers and other
-    text are unchanged."""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
-        return "'" + value
-    return value
-
-
-def results_csv(rooms: Sequence[Room]) -> str:
-    """:func:`results_table` as CSV text (a header line, then one line per game),
-    every text cell safe to open in a spreadsheet (:func:`safe_cell`; the names
-    as given are in :func:`saves_zip`'s ``games.json``)."""
-    table = results_table(rooms)
-    for column in table.columns:
-        table[column] = table[column].map(safe_cell)
-    return table.to_csv(index=False)
-
-
 def _seat_labels(room: Room) -> list[str]:
     """``Player 1 (X)``, ...: the seats of the room's game."""
     if room.games:
@@ -119,7 +95,7 @@ def _scores(room: Room, through_round: int | None) -> list[tuple[Any, list[float
     return out
 
 
-def standings(room: Room, through_round: int | None = None) -> Any:
+def standings(room: Room, through_round: int | None = None, *, ids: bool = False) -> Any:
     """The students of ``room``, best first, ranked from 1: games ``played``
     (finished), ``won``, ``drawn``, ``lost`` and ``points`` (1 a win, 1/2 a
     draw or shared win); the tie-breaks chess uses, ``Buchholz`` (the sum of
@@ -133,11 +109,13 @@ def standings(room: Room, through_round: int | None = None) -> Any:
     Args:
         room: the room.
         through_round: the standings after this round (``None``: now).
+        ids: add the ``student id`` column after ``name`` (given at join,
+            for grades; ``""`` for none): the teacher's CSV only
+            (:func:`~gridwidgets.rooms.exports.standings_csv`), never a page.
 
     Returns:
         a :class:`pandas.DataFrame` with the columns ``rank``, ``name``,
-        ``student id`` (given at join, for grades; ``""`` for none),
-        ``played``, ``won``, ``drawn``, ``lost``, ``points``, ``Buchholz``,
+        (``student id``), ``played``, ``won``, ``drawn``, ``lost``, ``points``, ``Buchholz``,
         ``Sonneborn-Berger``, then ``played as <seat>`` and ``points as
         <seat>`` for each seat; one row per student (an agent's seat is not a
         student).
@@ -175,7 +153,7 @@ def standings(room: Room, through_round: int | None = None) -> Any:
     frame = frame.sort_values([*keys, "won", "name"], ascending=[False, False, False, False, True], ignore_index=True)
     level = list(zip(*(frame[k] for k in keys), strict=True))
     frame.insert(0, "rank", [1 + level.index(v) for v in level])
-    return frame
+    return frame if ids else frame.drop(columns="student id")
 
 
 def crosstable(room: Room, through_round: int | None = None) -> Any | None:
@@ -210,15 +188,6 @@ def crosstable(room: Room, through_round: int | None = None) -> Any | None:
     frame = pd.DataFrame([cells[name] for name in order], index=order, columns=columns)
     frame.index.name = "name"
     return frame if frame["agent"].astype(bool).any() else frame.drop(columns="agent")
-
-
-def standings_csv(room: Room) -> str:
-    """:func:`standings` as CSV text, one line per student, every text cell
-    safe to open in a spreadsheet (:func:`safe_cell`)."""
-    table = standings(room)
-    for column in ("name", "student id"):
-        table[column] = table[column].map(safe_cell)
-    return table.to_csv(index=False)
 
 
 #: the columns of :func:`durations` before the players' names
