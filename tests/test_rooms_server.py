@@ -383,3 +383,43 @@ def test_every_option_of_the_rooms_command_is_in_the_classroom_docs():
     docs = (Path(__file__).resolve().parents[1] / "docs" / "classroom.md").read_text()
     missing = sorted(o for o in options if f"`{o}" not in docs)
     assert {"--rooms", "--lan", "--backup", "--new-teacher-token", "--reopen"} <= options and not missing, missing
+
+
+_CHARTS_AT_ONCE = r"""
+import sys, threading
+from gridwidgets.rooms import app  # what the server imports first: matplotlib comes with it
+assert "matplotlib.figure" in sys.modules, "the pages' module must import matplotlib once, at start"
+from gridwidgets.rooms import Rooms, Store, results
+rooms = Rooms(Store(sys.argv[1]))
+room = rooms.create("blockfour")
+for name in ("Ann", "Bob", "Cy", "Dee"):
+    room.join(name)
+errors = []
+barrier = threading.Barrier(2)
+def chart(make):
+    try:
+        barrier.wait(10)
+        make([room])
+    except Exception as exc:
+        errors.append(repr(exc))
+threads = [threading.Thread(target=chart, args=(f,)) for f in (results.choices_figure, results.win_rates_figure)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join(60)
+assert not errors, errors
+print("ok")
+"""
+
+
+def test_results_and_show_results_together_draw_their_charts_without_a_half_imported_matplotlib(tmp_path):
+    """Results on the teacher's page and Show results on the projector made
+    their first charts on two threads at once and found matplotlib half
+    imported (``AttributeError: ... '_docstring'``): the pages' module imports
+    it at start. A fresh interpreter, as a server starts."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", _CHARTS_AT_ONCE, str(tmp_path / "class.sqlite")],
+                          capture_output=True, text=True, timeout=240)
+    assert done.returncode == 0 and done.stdout.strip().endswith("ok"), done.stderr[-2000:]

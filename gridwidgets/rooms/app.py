@@ -32,8 +32,9 @@ from typing import Any
 from urllib.parse import parse_qs, quote
 
 import anywidget
-import pandas  # noqa: F401  (imported once, here: a page's thread importing it while another checks a
-import solara  # state for a DataFrame finds it half imported)
+import matplotlib.figure  # noqa: F401  (imported once, here, as pandas: two pages' threads drawing their first
+import pandas  # noqa: F401  charts at once found matplotlib half imported; a page's thread importing pandas while
+import solara  # another checks a state for a DataFrame found it half imported)
 import traitlets
 
 from ..menu import AGENTS, games_menu
