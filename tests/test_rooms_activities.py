@@ -115,6 +115,9 @@ def test_the_heat_map_counts_each_move_and_the_reveal_colours_every_move_by_the_
     poll = room.open_poll(t, gw.Gridlock())
     for seat, move in ((ann, "B2"), (bob, "B2"), (cy, "C3")):
         room.answer_poll(seat.token, move)
+    hidden = poll.overlay()  # open: the screens show how many answered, no count per move (nobody copies)
+    assert hidden["moves"] == {} and hidden["message"].startswith("3 answered") and poll.table() == []
+    room.close_poll(t)
     heat = poll.overlay()
     assert heat["kind"] == "poll" and heat["version"] == poll.game.version
     assert {m: (h["label"], h["tone"], h["best"]) for m, h in heat["moves"].items()} == {
@@ -220,6 +223,9 @@ def test_a_students_poll_board_answers_for_its_seat_only_and_shows_nobody_elses_
     board.set_state({"hints": "solve"})
     assert board.hints == "poll" and "cannot set hints" in board.state["message"]
     heat = poll_board(poll)
+    assert heat.hint_data["moves"] == {}  # the teacher's and the projector's board: no count while open
+    room.close_poll(room.teacher_token)
+    heat.refresh()
     assert heat.hint_data["moves"]["B2"]["label"] == "1" and heat.handle_intent({"type": "play", "move": "C3"}) is False
     assert "class chooses" in heat.state["status"] and heat.state["people"] == []
 
@@ -315,6 +321,7 @@ def test_any_registered_game_is_polled_and_its_answers_land_on_the_boards_target
     moves = [str(m) for m in poll.game.legal_moves(poll.player)]
     for i, seat in enumerate(seats):
         room.answer_poll(seat.token, moves[(i * 7) % len(moves)])
+    room.close_poll(room.teacher_token)
     board = poll_board(poll)
     targets = {t["move"] for t in board.state["targets"]}
     heat = board.hint_data["moves"]

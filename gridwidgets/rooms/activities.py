@@ -123,6 +123,7 @@ def AskClass(room: Room, key: Callable[[], str], on_close: Callable[[], None]) -
     step, set_step = solara.use_state(-1)
     exercise, set_exercise = solara.use_state(0)
     text, set_text = solara.use_state("")
+    live, set_live = solara.use_state(False)
     error, set_error = solara.use_state("")
     offered = {k: v for k, v in SOURCES.items() if k != "exercise" or room.assignments}
 
@@ -132,12 +133,13 @@ def AskClass(room: Room, key: Callable[[], str], on_close: Callable[[], None]) -
             at = None if step < 0 else step
             label = f"game {rg.id} ({' vs '.join(room.player_name(rg, p) for p in range(len(rg.players)))})"
             # the poll copies the game (under its lock)
-            room.open_poll(key(), rg.game, step=at, label=label + (f", step {at}" if at is not None else ""))
+            room.open_poll(key(), rg.game, step=at, label=label + (f", step {at}" if at is not None else ""),
+                           live_answers=live)
         elif source == "exercise":
             a = room.assignments[-1]
-            room.open_poll(key(), a.exercises[exercise], label=f"exercise {exercise + 1}")
+            room.open_poll(key(), a.exercises[exercise], label=f"exercise {exercise + 1}", live_answers=live)
         else:
-            room.open_poll(key(), text)
+            room.open_poll(key(), text, live_answers=live)
         on_close()
 
     with solara.Card("Ask the class one position", classes=["gw-ask"]):
@@ -170,6 +172,8 @@ def AskClass(room: Room, key: Callable[[], str], on_close: Callable[[], None]) -
                                      on_value=set_text, continuous_update=True, rows=4)
             solara.FileDrop("…or drop a save file here (.json)",
                             on_file=lambda f: _safe(lambda: set_text(read_dropped(f)), set_error)())
+        solara.Checkbox(label="Show the answers live, before I close the poll (on the projector too)", value=live,
+                        on_value=set_live, classes=["gw-ask-live"])
         with solara.Row(style={"gap": "12px"}):
             solara.Button("Put it on every screen", on_click=_safe(open_poll, set_error), color="primary",
                           classes=["gw-open-poll"])
@@ -181,9 +185,11 @@ def AskClass(room: Room, key: Callable[[], str], on_close: Callable[[], None]) -
 @solara.component
 def PollPanel(room: Room, poll: Poll, key: Callable[[], str] | None, version: Any) -> None:
     """A poll on the teacher's page (``key`` given: with its controls) or the
-    projector's (``key`` None): the heat map on the board, how many answered,
-    and once revealed the analysis next to the class's choices. Names are
-    hidden unless the teacher shows them (the teacher's page only)."""
+    projector's (``key`` None): how many answered; once the poll is closed (or
+    live, :attr:`Poll.live_answers`) the heat map on the board and the table
+    of the answers; once revealed the analysis next to the class's choices.
+    Both pages show the same (the teacher's screen is often projected). Names
+    are hidden unless the teacher shows them (the teacher's page only)."""
     names_shown, set_names_shown = solara.use_state(False)
     error, set_error = solara.use_state("")
     # the projector's board as large as its window allows (read from the back of the room)
@@ -209,8 +215,13 @@ def PollPanel(room: Room, poll: Poll, key: Callable[[], str] | None, version: An
                 solara.Button("End the poll (back to the games)", on_click=_safe(lambda: room.end_poll(key()),
                                                                                    set_error),
                               outlined=True, classes=["gw-end-poll"])
+                if poll.state == "open":
+                    solara.Button("Hide the answers until closed" if poll.live_answers else "Show the answers live",
+                                  text=True, classes=["gw-poll-live"],
+                                  on_click=_safe(lambda: room.set_poll_live(key(), not poll.live_answers), set_error))
                 solara.Button("Hide names" if names_shown else "Show names", text=True,
-                              on_click=lambda: set_names_shown(not names_shown), classes=["gw-poll-names"])
+                              on_click=lambda: set_names_shown(not names_shown), classes=["gw-poll-names"],
+                              disabled=not poll.answers_shown)
         if error:
             solara.Error(error)
         with solara.Div(classes=["gw-poll-board" if key is not None else "gw-poll-board-big"]):
@@ -222,6 +233,9 @@ def PollPanel(room: Room, poll: Poll, key: Callable[[], str] | None, version: An
 
 
 def _poll_table(poll: Poll, names: dict[str, str] | None) -> None:
+    if not poll.answers_shown:
+        _p("The answers are shown here once the poll is closed.", "gw-poll-hidden")
+        return
     rows = poll.table(names)
     if not rows:
         _p("No answer yet.", "gw-poll-empty")
@@ -256,7 +270,7 @@ def _poll_table(poll: Poll, names: dict[str, str] | None) -> None:
         said = f" ({', '.join(verdicts)})" if verdicts and analysis.get("kind") == "solve" else ""
         body.append(f"<tr><td colspan='{len(head)}'>and {len(rest)} more move{'s' if len(rest) != 1 else ''} nobody "
                     f"chose{escape(said)}</td></tr>")
-    caption = escape(analysis.get("message", "")) if revealed else "The class's answers (hidden from the students)."
+    caption = escape(analysis.get("message", "")) if revealed else "The class's answers."
     solara.HTML(tag="div", unsafe_innerHTML=f"<table><caption>{caption}</caption><thead><tr>"
                 + "".join(f"<th scope='col'>{h}</th>" for h in head) + "</tr></thead><tbody>" + "".join(body)
                 + "</tbody></table>", classes=["gw-poll-table"])

@@ -315,7 +315,9 @@ def SeatView(room: Room, token: str) -> None:
     solara.Title(f"{seat.name}, room {room.code}")
     with solara.Row(style={"align-items": "baseline", "gap": "16px", "flex-wrap": "wrap"}):
         solara.HTML(tag="h1", unsafe_innerHTML=f"Room <span class='gw-room-code'>{room.code}</span>")
-        solara.Text(f"{seat.name} · round {room.round}", classes=["gw-seat-name", "gw-names"])
+        number = room.seat_number(token)
+        solara.Text(f"{seat.name} · " + (f"seat {number} · " if number is not None else "") + f"round {room.round}",
+                    classes=["gw-seat-name", "gw-names"])
     poll, assignment = room.poll, room.assignment
     if poll is not None and not room.closed:
         activities.PollSeat(room, poll, token, poll.state)
@@ -583,6 +585,7 @@ def RoomPanel(room: Room, key: Callable[[], str], rooms: Rooms, version: Any) ->
                           on_click=lambda: set_show_exercises(not show_exercises), classes=["gw-show-exercises"])
         if error:
             solara.Error(error, classes=["gw-teacher-error"])
+        ProjectorNames(room, key, room.projector_names)
         if asking:
             activities.AskClass(room, key, lambda: set_asking(False))
         if room.poll is not None:
@@ -599,6 +602,20 @@ def RoomPanel(room: Room, key: Callable[[], str], rooms: Rooms, version: Any) ->
             Replay(room, replay, set_replay)
         if show_results:
             Results(room, rooms, version)
+
+
+@solara.component
+def ProjectorNames(room: Room, key: Callable[[], str], names: str) -> None:
+    """The teacher's switch of who the projector names: off (the default),
+    ``Seat 3``; on, the students' names (:meth:`Room.set_projector_names`)."""
+    error, set_error = solara.use_state("")
+    with solara.Row(style={"align-items": "center", "gap": "12px", "flex-wrap": "wrap"},
+                    classes=["gw-projector-names"]):
+        solara.Switch(label="Names on the projector: " + ("on" if names == "name" else "off (Seat 1, Seat 2, …)"),
+                      value=names == "name",
+                      on_value=_safe(lambda on: room.set_projector_names(key(), "name" if on else "seat"), set_error))
+        if error:
+            solara.Text(error, style={"color": "#b91c1c"})
 
 
 @solara.component
@@ -652,8 +669,10 @@ def GameCard(room: Room, rg: RoomGame, key: Callable[[], str], on_replay: Any, v
     g = rg.game
     with g.lock:
         over, to_move, status = g.is_over, g.players_to_move, g.status()
-    names = " vs ".join(escape(room.player_name(rg, p)) for p in range(len(rg.players)))
-    mover = (" · to move: " + ", ".join(escape(room.player_name(rg, p)) for p in to_move)) if to_move else ""
+    # the projector (no key) names the players as the teacher chose (Room.projector_names: "Seat 3" by default)
+    who = room.player_name if key is not None else room.public_player_name
+    names = " vs ".join(escape(who(rg, p)) for p in range(len(rg.players)))
+    mover = (" · to move: " + ", ".join(escape(who(rg, p)) for p in to_move)) if to_move else ""
     classes = ["gw-room-game"] + ([] if over else ["gw-to-move"])
     with solara.Div(classes=classes, attributes={"data-game-id": str(rg.id)}):
         solara.HTML(tag="p", unsafe_innerHTML=names + mover, classes=["gw-caption", "gw-names"])
@@ -837,13 +856,15 @@ def ProjectorView(rooms: Rooms) -> None:
     if "127.0.0.1" in students_address() or "localhost" in students_address():
         solara.Warning("This server answers this computer only: start it with --lan for the class's devices.")
     names = [s.name for s in room.seats.values()]
+    if room.projector_names == "seat":  # in alphabetical order: the list does not give away who is "Seat 3"
+        names = sorted(names, key=str.casefold)
     solara.HTML(tag="p", unsafe_innerHTML=f"<b>{len(names)} joined:</b> {_names(names) or 'nobody yet'}",
                 classes=["gw-joined", "gw-names"])
     if room.paused:
         solara.Warning("The room is paused.")
     with solara.Div(classes=_games_classes(room)):
         for rg in [g for g in room.games if g.round == room.round]:
-            GameCard(room, rg, None, None, (rg.game.version, tuple(sorted(rg.handed))))
+            GameCard(room, rg, None, None, (rg.game.version, tuple(sorted(rg.handed)), room.projector_names))
     solara.Button("Hide results" if show_results else "Show results", on_click=lambda: set_show_results(
         not show_results), outlined=True, classes=["gw-show-results"])
     if show_results:
@@ -856,7 +877,8 @@ def ProjectorResults(room: Room, version: Any) -> None:
 
     made = solara.use_thread(lambda: [f for f in (results.win_rates_figure([room]), results.choices_figure([room]))
                                       if f is not None], dependencies=[room.version])
-    solara.DataFrame(results.standings(room).set_index("rank"), items_per_page=40)
+    # no student id (standings leave it out), and names only if the teacher chose them (Room.projector_names)
+    solara.DataFrame(results.standings(room, public=True).set_index("rank"), items_per_page=40)
     Charts(made)
 
 

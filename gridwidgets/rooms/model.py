@@ -67,8 +67,8 @@ from .pairing import AGENT, PAIRINGS, ROUND_PAIRINGS
 from .polls import Poll
 from .store import Store, StoreError
 
-__all__ = ["AGENT", "CODE_ALPHABET", "JOIN_LIMITS", "MAX_NAME", "PAIRINGS", "ROUND_PAIRINGS", "Assignment", "Room",
-           "RoomError", "RoomGame", "Rooms", "Seat"]
+__all__ = ["AGENT", "CODE_ALPHABET", "JOIN_LIMITS", "MAX_NAME", "PAIRINGS", "PROJECTOR_NAMES", "ROUND_PAIRINGS",
+           "Assignment", "Room", "RoomError", "RoomGame", "Rooms", "Seat"]
 
 #: the letters of a room code: no 0/O, 1/I/L, easy to read aloud and type
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -77,6 +77,9 @@ MAX_SEATS = 400
 #: joins allowed, as (burst, seconds per join after the burst): from one device
 #: address, and into one room (a class of 60 joins at once; a script cannot fill a room)
 JOIN_LIMITS = {"address": (8, 10.0), "room": (60, 1.0)}
+#: who the projector names (:attr:`Room.projector_names`): a seat's number (``"Seat 3"``, the default: a
+#: shared screen ranks nobody by name) or the student's display name (the teacher's choice)
+PROJECTOR_NAMES = ("seat", "name")
 
 
 class RoomError(PermissionError):
@@ -206,6 +209,10 @@ class Room:
     polls: list[Poll] = field(default_factory=list)
     #: the exercise sets given to this room, oldest first (the last one not ended is on the screens)
     assignments: list[Assignment] = field(default_factory=list)
+    #: who the projector's standings, results and game captions name: one of :data:`PROJECTOR_NAMES`
+    projector_names: str = "seat"
+    #: every seat token in the order it joined (removed seats too): a seat's number is its place here, plus 1
+    arrivals: list[str] = field(default_factory=list, repr=False)
 
     @property
     def players_per_game(self) -> int:
@@ -259,6 +266,7 @@ class Room:
             seat = Seat(secrets.token_urlsafe(16), name, self.code, student_id)
             self.store.add_seat(seat.token, self.code, name, student_id)
             self.seats[seat.token] = seat
+            self.arrivals.append(seat.token)
             self.changed()
             n = self.players_per_game
             if self.pairing == "agent":
@@ -408,7 +416,12 @@ class Room:
 
     def points(self) -> dict[str, float]:
         """Each seat's points over the room's finished games (1 a win, 1/2 a
-        draw or shared win), by seat token (what Swiss pairing sorts by)."""
+        draw or shared win), by seat token (what Swiss pairing sorts by).
+
+        A game the agent finished in a student's seat counts here (pairing
+        meets seats of like results, whoever played them), unlike in the
+        standings, which credit it to the agent
+        (:func:`~gridwidgets.rooms.results.standings`: the grades)."""
         out = dict.fromkeys(self.seats, 0.0)
         for rg in list(self.games):
             points = rg.points()
@@ -449,6 +462,48 @@ class Room:
         once the teacher handed the seat to the agent."""
         name = self.name_of(rg.players[p])
         return f"{name} (agent)" if p in rg.handed else name
+
+    # -- what a shared screen calls a student -------------------------------------------
+    def seat_number(self, token: str) -> int | None:
+        """The number of the seat ``token`` (its place in the order of arrival,
+        from 1; a removed seat keeps its number, and so does every other), or
+        ``None`` for the agent or an unknown token."""
+        try:
+            return self.arrivals.index(token) + 1
+        except ValueError:
+            return None
+
+    def public_name(self, token: str) -> str:
+        """What the projector calls the seat ``token``: ``"Seat 3"`` while
+        :attr:`projector_names` is ``"seat"`` (the default), else its display
+        name (:meth:`name_of`); the agent by its name either way."""
+        number = self.seat_number(token) if self.projector_names == "seat" else None
+        return f"Seat {number}" if number is not None else self.name_of(token)
+
+    def public_player_name(self, rg: RoomGame, p: int) -> str:
+        """:meth:`player_name` as the projector says it (:meth:`public_name`)."""
+        name = self.public_name(rg.players[p])
+        return f"{name} (agent)" if p in rg.handed else name
+
+    def set_projector_names(self, teacher_token: str, names: str) -> None:
+        """Choose who the projector's standings, results and game captions
+        name: ``"seat"`` (``"Seat 3"``, the default) or ``"name"`` (the
+        students' display names). The teacher's own page always shows names.
+
+        Raises:
+            RoomError: without the teacher token.
+            ValueError: a choice not in :data:`PROJECTOR_NAMES`.
+        """
+        self.check_teacher(teacher_token)
+        if names not in PROJECTOR_NAMES:
+            raise ValueError(f"the projector names students by one of {', '.join(PROJECTOR_NAMES)}, "
+                             f"not {str(names)[:20]!r}")
+        with self.lock:
+            if self.projector_names == names:
+                return
+            self.store.set_projector_names(self.code, names)
+            self.projector_names = names
+            self.changed()
 
     # -- the teacher manages the seats -------------------------------------------
     def rename_seat(self, teacher_token: str, token: str, name: str) -> Seat:
@@ -494,14 +549,20 @@ class Room:
         """The agent plays ``player`` of game ``game_id`` from now on (a laptop
         died, a student left); the game goes on where it is.
 
+        A game the agent ends in a student's seat is the agent's in the standings, not the student's
+        (:func:`~gridwidgets.rooms.results.standings`).
+
         Raises:
-            RoomError: without the teacher token, no such game, or a player the agent already plays.
+            RoomError: without the teacher token, no such game, a player the agent already plays,
+                or a game that is over.
         """
         self.check_teacher(teacher_token)
         with self.lock:
             rg = self.game(game_id)
             if player not in rg.students():
                 raise RoomError("the agent already plays that seat")
+            if rg.game.is_over:
+                raise RoomError("that game is over: who finished it stays as it was")
             self._hand(rg, player)
             self.changed()
 
@@ -510,7 +571,8 @@ class Room:
 
         Raises:
             RoomError: without the teacher token, no such game, a player not
-                handed over, or a seat the teacher removed.
+                handed over, a seat the teacher removed, or a game that is over
+                (the agent finished it: its result stays the agent's).
         """
         self.check_teacher(teacher_token)
         with self.lock:
@@ -519,6 +581,8 @@ class Room:
                 raise RoomError("that seat is not played by the agent for a student")
             if rg.players[player] not in self.seats:
                 raise RoomError("that student's seat was removed from the room")
+            if rg.game.is_over:
+                raise RoomError("that game is over: the agent finished it, and its result is the agent's")
             rg.handed.discard(player)
             self.store.set_handed(rg.id, sorted(rg.handed))
             self.changed()
@@ -637,7 +701,7 @@ class Room:
         return polls.current_poll(self)
 
     def open_poll(self, teacher_token: str, source: Any, *, step: int | None = None, player: int | None = None,
-                  label: str = "") -> Poll:
+                  label: str = "", live_answers: bool = False) -> Poll:
         """Put a position on every seated student's screen and take their
         answers (:mod:`gridwidgets.rooms.polls`); a poll still on the screens
         ends first.
@@ -650,6 +714,10 @@ class Room:
             step: the step of the game's (or save file's) history; default its current position.
             player: whose move the class chooses; default the first player to move.
             label: where the position comes from, as the pages say it (default: said from ``source``).
+            live_answers: show the class's answers (counts, heat map, table)
+                on the teacher's page and the projector while the poll is
+                open; off by default: they show only "N of M answered" until
+                :meth:`close_poll` (students copy no majority).
 
         Raises:
             RoomError: without the teacher token, or the room closed, or
@@ -659,7 +727,18 @@ class Room:
         """
         self.check_teacher(teacher_token)
         self._check_not_closed()
-        return polls.open_poll(self, source, step=step, player=player, label=label)
+        return polls.open_poll(self, source, step=step, player=player, label=label, live_answers=live_answers)
+
+    def set_poll_live(self, teacher_token: str, live: bool) -> Poll:
+        """Show the open poll's answers live (``True``) or hide them until it
+        is closed (``False``) on the teacher's page and the projector
+        (:attr:`~gridwidgets.rooms.polls.Poll.live_answers`).
+
+        Raises:
+            RoomError: without the teacher token, or no poll on the screens.
+        """
+        self.check_teacher(teacher_token)
+        return polls.set_poll_live(self, live)
 
     def answer_poll(self, token: str, move: Any) -> str:
         """The seat of ``token`` answers the open poll with ``move`` (or changes
@@ -971,10 +1050,13 @@ class Rooms:
             self._rooms[r["code"]] = Room(r["code"], r["game"], r["board"], r["pairing"], r["agent"],
                                           r["teacher_token"], self.store, bool(r["paused"]), int(r["round"]),
                                           bool(r["closed"]))
+            if r.get("projector_names") in PROJECTOR_NAMES:
+                self._rooms[r["code"]].projector_names = r["projector_names"]
         for s in data["seats"]:
             room = self._room_of(s["room"], "seat")
             seat = Seat(s["token"], s["name"], s["room"], s.get("student_id") or "")
             (room.former if s["removed"] else room.seats)[s["token"]] = seat
+            room.arrivals.append(s["token"])
         for g in data["games"]:
             room = self._room_of(g["room"], f"game {g['id']}")
             try:

@@ -12,9 +12,13 @@ a save file) and the player whose move the class chooses. It goes through
   could play there (for a simultaneous node, that player's choice), checked
   by the same ``play()`` as every move, on a copy: the poll's position never
   changes. A student may change the answer until the poll is closed; no page
-  of a student shows anyone else's answer.
+  of a student shows anyone else's answer, and the teacher's page and the
+  projector show only how many answered (no count per move, no list): a
+  student who looks up at the screen copies no majority. Unless the teacher
+  asked for the answers live (:attr:`Poll.live_answers`, off by default).
 - ``"closed"``: answers are refused; the teacher's page and the projector
-  show the heat map (:meth:`Poll.overlay`): a count per move, on the board.
+  show the heat map (:meth:`Poll.overlay`): a count per move, on the board,
+  and the table of the answers (:meth:`Poll.table`).
 - ``"revealed"``: the analysis (:func:`analyse`) is shown beside it: the
   solver's value of every move where the position is solved within
   :data:`REVEAL_SECONDS` (Monte Carlo tree search estimates otherwise, said
@@ -47,7 +51,7 @@ if TYPE_CHECKING:
 
 __all__ = ["EQUILIBRIUM_SECONDS", "MAX_POLLS", "POLL_STATES", "REVEAL_SECONDS", "Answer", "Poll", "analyse",
            "answer_poll", "current_poll", "end_poll", "heat_overlay", "open_poll", "poll_position", "restore_polls",
-           "set_poll_state"]
+           "set_poll_live", "set_poll_state"]
 
 #: the states of a poll, in order
 POLL_STATES = ("open", "closed", "revealed", "ended")
@@ -91,6 +95,10 @@ class Poll:
         opened: when the poll was opened (Unix time, seconds).
         state: one of :data:`POLL_STATES`.
         answers: per seat token, the latest :class:`Answer`.
+        live_answers: whether the answers (their counts, the heat map, the
+            table) are shown while the poll is open; off by default: until
+            the teacher closes it, the pages show only how many answered
+            (:attr:`answers_shown`).
     """
 
     id: int
@@ -101,6 +109,7 @@ class Poll:
     opened: float
     state: str = "open"
     answers: dict[str, Answer] = field(default_factory=dict)
+    live_answers: bool = False
     #: counts every change (pages compare it to redraw)
     version: int = 0
     _analysis: dict[str, Any] | None = field(default=None, repr=False)
@@ -161,6 +170,14 @@ class Poll:
         return max(0.0, float((values @ mix).max()) - float(m["value"]))
 
     @property
+    def answers_shown(self) -> bool:
+        """Whether the pages may show the class's answers (their counts):
+        once the poll is closed (or revealed), or while open when
+        :attr:`live_answers` is on. Before that :meth:`overlay` and
+        :meth:`table` hold no answer, and the pages say only "N of M answered"."""
+        return self.state != "open" or self.live_answers
+
+    @property
     def kept_analysis(self) -> dict[str, Any] | None:
         """:meth:`analysis` if it is computed (or was restored from the store), else ``None``."""
         return self._analysis
@@ -179,13 +196,19 @@ class Poll:
         colour; once revealed (and :meth:`analysis` computed), every move the
         analysis values is drawn, coloured by its value for :attr:`player`
         (the unchosen ones unlabelled); at a simultaneous node (an
-        equilibrium mix, no verdict on a move) the colour stays the heat's."""
+        equilibrium mix, no verdict on a move) the colour stays the heat's.
+
+        While the answers are not shown (:attr:`answers_shown`: the poll open,
+        not live) there are no ``moves`` and the message says only how many
+        answered."""
+        n = len(self.answers)
+        if not self.answers_shown:
+            return heat_overlay(self.game, {}, f"{n} answered; the answers are shown once the poll is closed")
         shown = self.state == "revealed" if revealed is None else revealed
         analysis = self._analysis if shown else None
         values: dict[str, float] = {}
         if analysis is not None:
             values = {m: float(v["value"]) for m, v in analysis.get("moves", {}).items()}
-        n = len(self.answers)
         message = f"{n} answer{'' if n == 1 else 's'}" + (f". {analysis['message']}" if analysis is not None else "")
         given_away = self.class_exploitability() if analysis is not None else None
         if given_away is not None:
@@ -203,7 +226,10 @@ class Poll:
         (the equilibrium probability at a simultaneous node) and ``best`` (one
         of the analysis's best moves); with ``names``
         (seat token -> name) also ``who``, the students who chose it. Most
-        chosen first, then by value."""
+        chosen first, then by value. No row while the answers are not shown
+        (:attr:`answers_shown`)."""
+        if not self.answers_shown:
+            return []
         counts = self.counts()
         total = sum(counts.values())
         a = self._analysis if self.state == "revealed" else None
@@ -390,11 +416,12 @@ def _label(source: Any, step: int | None) -> str:
 
 
 def open_poll(room: Room, source: Any, *, step: int | None = None, player: int | None = None,
-              label: str = "") -> Poll:
+              label: str = "", live_answers: bool = False) -> Poll:
     """Open a poll in ``room`` (the teacher already checked; see
     :meth:`~gridwidgets.rooms.Room.open_poll`): the position read outside the
     room's lock, then stored and put on the screens under it; a poll still on
-    the screens ends first.
+    the screens ends first. ``live_answers``: show the answers while it is
+    open (:attr:`Poll.live_answers`).
 
     Raises:
         RoomError: :data:`MAX_POLLS` asked already.
@@ -414,8 +441,9 @@ def open_poll(room: Room, source: Any, *, step: int | None = None, player: int |
         if len(room.polls) >= MAX_POLLS:
             raise RoomError(f"this room has asked {MAX_POLLS} polls already: open another room")
         end_poll(room)
-        poll_id = room.store.add_poll(room.code, game.to_json(indent=None), player, label)
-        poll = Poll(poll_id, room.code, game, player, label, now())
+        live_answers = bool(live_answers)
+        poll_id = room.store.add_poll(room.code, game.to_json(indent=None), player, label, live=live_answers)
+        poll = Poll(poll_id, room.code, game, player, label, now(), live_answers=live_answers)
         room.polls.append(poll)
         room.changed()
         return poll
@@ -477,6 +505,28 @@ def set_poll_state(room: Room, state: str) -> Poll:
     return poll
 
 
+def set_poll_live(room: Room, live: bool) -> Poll:
+    """Show ``room``'s poll's answers while it is open (``live``), or hide
+    them again until it is closed (:attr:`Poll.live_answers`).
+
+    Raises:
+        RoomError: no poll on the screens.
+    """
+    from .model import RoomError
+
+    with room.lock:
+        poll = current_poll(room)
+        if poll is None:
+            raise RoomError("no poll is on the screens")
+        if poll.live_answers == bool(live):
+            return poll
+        room.store.set_poll_live(poll.id, bool(live))
+        poll.live_answers = bool(live)
+        poll.version += 1
+        room.changed()
+    return poll
+
+
 def _analyse(room: Room, poll: Poll) -> None:
     analysis = poll.analysis()
     with room.lock:
@@ -505,7 +555,7 @@ def restore_polls(room_of: Callable[[Any, str], Room], data: Mapping[str, list[d
         room = room_of(p["room"], f"poll {p['id']}")
         try:
             poll = Poll(int(p["id"]), room.code, Game.from_json(p["save"]), int(p["player"]), str(p["source"]),
-                        float(p["opened"]), str(p["state"]))
+                        float(p["opened"]), str(p["state"]), live_answers=bool(p.get("live") or 0))
             if poll.state not in POLL_STATES or poll.player not in range(len(poll.game.players)):
                 raise ValueError("its state or player is not one a poll has")
         except (ValueError, TypeError, KeyError) as exc:

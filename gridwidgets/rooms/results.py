@@ -95,16 +95,27 @@ def _scores(room: Room, through_round: int | None) -> list[tuple[Any, list[float
     return out
 
 
-def standings(room: Room, through_round: int | None = None, *, ids: bool = False) -> Any:
+def standings(room: Room, through_round: int | None = None, *, ids: bool = False, public: bool = False) -> Any:
     """The students of ``room``, best first, ranked from 1: games ``played``
     (finished), ``won``, ``drawn``, ``lost`` and ``points`` (1 a win, 1/2 a
     draw or shared win); the tie-breaks chess uses, ``Buchholz`` (the sum of
     the opponents' points) and ``Sonneborn-Berger`` (the opponents' points
     weighted by the points scored against them: all of a beaten opponent's,
-    half of a drawn one's; an agent counts 0); then per seat (``points as
+    half of a drawn one's; an agent counts 0); then ``played by agent`` and
+    ``points by agent``: the games the agent finished in the student's seat
+    (the teacher handed it over, :meth:`~gridwidgets.rooms.Room.hand_to_agent`,
+    or removed the student mid-game) and the points the agent made there,
+    which are the agent's, not the student's: they count in none of the
+    columns before (an opponent whose seat the agent held at the end counts 0
+    in the tie-breaks, as the agent); then per seat (``points as
     Player 1 (X)``, ...) the games played and the points made in that seat,
     since who moves first matters. Students level on points and both
     tie-breaks share a rank.
+
+    Who finished a game decides: a seat handed to the agent and given back
+    before the end is the student's again. Swiss pairing
+    (:meth:`~gridwidgets.rooms.Room.points`) counts a seat's results either
+    way (it pairs seats of like results), the standings do not.
 
     Args:
         room: the room.
@@ -112,23 +123,28 @@ def standings(room: Room, through_round: int | None = None, *, ids: bool = False
         ids: add the ``student id`` column after ``name`` (given at join,
             for grades; ``""`` for none): the teacher's CSV only
             (:func:`~gridwidgets.rooms.exports.standings_csv`), never a page.
+        public: name each student as the projector does
+            (:meth:`~gridwidgets.rooms.Room.public_name`: ``"Seat 3"`` unless
+            the teacher chose names, :attr:`~gridwidgets.rooms.Room.projector_names`).
 
     Returns:
         a :class:`pandas.DataFrame` with the columns ``rank``, ``name``,
         (``student id``), ``played``, ``won``, ``drawn``, ``lost``, ``points``, ``Buchholz``,
-        ``Sonneborn-Berger``, then ``played as <seat>`` and ``points as
-        <seat>`` for each seat; one row per student (an agent's seat is not a
-        student).
+        ``Sonneborn-Berger``, ``played by agent``, ``points by agent``, then
+        ``played as <seat>`` and ``points as <seat>`` for each seat; one row
+        per student (an agent's seat is not a student).
     """
     import pandas as pd
 
     seats = _seat_labels(room)
     by_seat = [c for label in seats for c in (f"played as {label}", f"points as {label}")]
     columns = ["name", "student id", "played", "won", "drawn", "lost", "points", "Buchholz", "Sonneborn-Berger",
-               *by_seat]
-    table = {t: dict.fromkeys(columns, 0) | {"name": s.name, "student id": s.student_id} for t, s in room.seats.items()}
+               "played by agent", "points by agent", *by_seat]
+    table = {t: dict.fromkeys(columns, 0) | {"name": room.public_name(t) if public else s.name,
+                                             "student id": s.student_id} for t, s in room.seats.items()}
     for row in table.values():
-        for column in ("points", "Buchholz", "Sonneborn-Berger", *(f"points as {label}" for label in seats)):
+        for column in ("points", "Buchholz", "Sonneborn-Berger", "points by agent",
+                       *(f"points as {label}" for label in seats)):
             row[column] = 0.0
     games = _scores(room, through_round)
     for rg, points in games:
@@ -136,6 +152,10 @@ def standings(room: Room, through_round: int | None = None, *, ids: bool = False
             if token == AGENT or token not in table:
                 continue
             row = table[token]
+            if p in rg.handed:  # the agent finished it in the student's seat: the agent's result
+                row["played by agent"] += 1
+                row["points by agent"] += points[p]
+                continue
             row["played"] += 1
             row[f"played as {seats[p]}"] += 1
             row["won" if points[p] == 1.0 else "drawn" if points[p] else "lost"] += 1
@@ -143,9 +163,10 @@ def standings(room: Room, through_round: int | None = None, *, ids: bool = False
             row[f"points as {seats[p]}"] += points[p]
     for rg, points in games:  # the tie-breaks need every student's points first
         for p, token in enumerate(rg.players):
-            if token not in table:
+            if token not in table or p in rg.handed:
                 continue
-            others = sum(table[t]["points"] for q, t in enumerate(rg.players) if q != p and t in table)
+            others = sum(table[t]["points"] for q, t in enumerate(rg.players)
+                         if q != p and t in table and q not in rg.handed)
             table[token]["Buchholz"] += others
             table[token]["Sonneborn-Berger"] += points[p] * others
     frame = pd.DataFrame(list(table.values()), columns=columns)
@@ -160,7 +181,9 @@ def crosstable(room: Room, through_round: int | None = None) -> Any | None:
     """Who beat whom: a row and a column per student, in the order of
     :func:`standings`; a cell holds the row student's results against the
     column student, oldest first (``1`` a win, ``½`` a draw, ``0`` a loss),
-    an ``agent`` column the results against the agent.
+    an ``agent`` column the results against the agent (a seat the agent held
+    at the game's end is the agent's: its row skips the game, and its
+    opponent's result goes under ``agent``).
 
     Returns:
         a :class:`pandas.DataFrame` indexed by name, or ``None`` for a game of
@@ -177,10 +200,10 @@ def crosstable(room: Room, through_round: int | None = None) -> Any | None:
     name_of = {t: s.name for t, s in room.seats.items()}
     for rg, points in _scores(room, through_round):
         for p, token in enumerate(rg.players):
-            if token not in name_of:
+            if token not in name_of or p in rg.handed:
                 continue
             other = rg.players[1 - p]
-            column = "agent" if other == AGENT else name_of.get(other)
+            column = "agent" if other == AGENT or 1 - p in rg.handed else name_of.get(other)
             if column is None:
                 continue
             row = cells[name_of[token]]
