@@ -172,8 +172,9 @@ def AskClass(room: Room, key: Callable[[], str], on_close: Callable[[], None]) -
                                      on_value=set_text, continuous_update=True, rows=4)
             solara.FileDrop("…or drop a save file here (.json)",
                             on_file=lambda f: _safe(lambda: set_text(read_dropped(f)), set_error)())
-        solara.Checkbox(label="Show the answers live, before I close the poll (on the projector too)", value=live,
-                        on_value=set_live, classes=["gw-ask-live"])
+        with solara.Div(classes=["gw-ask-live"]):
+            solara.Checkbox(label="Show the answers live, before I close the poll (on the projector too)",
+                            value=live, on_value=set_live)
         with solara.Row(style={"gap": "12px"}):
             solara.Button("Put it on every screen", on_click=_safe(open_poll, set_error), color="primary",
                           classes=["gw-open-poll"])
@@ -200,7 +201,10 @@ def PollPanel(room: Room, poll: Poll, key: Callable[[], str] | None, version: An
     answered = sum(1 for t in poll.answers if t in room.seats)
     with solara.Card(classes=["gw-poll"]):
         with solara.Div(classes=["gw-poll-head"]):
-            solara.HTML(tag="h2", unsafe_innerHTML=f"Class poll: {escape(poll.source)}")
+            # where it comes from names the game's players ("game 3 (Ann vs Bob)"): on the projector only
+            # when the teacher shows names there (Room.projector_names)
+            named = key is not None or room.projector_names == "name"
+            solara.HTML(tag="h2", unsafe_innerHTML="Class poll" + (f": {escape(poll.source)}" if named else ""))
             solara.HTML(tag="span", unsafe_innerHTML=f"{answered} of {seated} answered",
                         classes=["gw-poll-count"], attributes={"aria-live": "polite"})
             state = {"open": "open: answers are taken", "closed": "closed", "revealed": "revealed"}.get(poll.state, "")

@@ -609,11 +609,14 @@ def ProjectorNames(room: Room, key: Callable[[], str], names: str) -> None:
     """The teacher's switch of who the projector names: off (the default),
     ``Seat 3``; on, the students' names (:meth:`Room.set_projector_names`)."""
     error, set_error = solara.use_state("")
+
+    def turn(on: bool) -> None:
+        _safe(lambda: room.set_projector_names(key(), "name" if on else "seat"), set_error)()
+
     with solara.Row(style={"align-items": "center", "gap": "12px", "flex-wrap": "wrap"},
                     classes=["gw-projector-names"]):
         solara.Switch(label="Names on the projector: " + ("on" if names == "name" else "off (Seat 1, Seat 2, …)"),
-                      value=names == "name",
-                      on_value=_safe(lambda on: room.set_projector_names(key(), "name" if on else "seat"), set_error))
+                      value=names == "name", on_value=turn)
         if error:
             solara.Text(error, style={"color": "#b91c1c"})
 

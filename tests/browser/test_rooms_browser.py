@@ -487,7 +487,9 @@ def test_the_teacher_token_leaves_the_address_and_the_projector_view_has_no_cont
         labels = [b.strip().lower() for b in projector.locator("button").all_inner_texts()]
         assert labels == ["show results"], labels  # nothing that changes the class
         ann.locator('[data-game="gridlock"] [data-cell="B2"]').click()
-        projector.locator(".gw-room-game").filter(has_text="to move: Bob").wait_for(timeout=10_000)  # live
+        # live; the projector names seats, not students (Names on the projector is off by default)
+        projector.locator(".gw-room-game").filter(has_text="to move: Seat 2").wait_for(timeout=10_000)
+        assert "Seat 1 vs Seat 2" in projector.locator(".gw-room-game").first.inner_text()
         # another device without the cookie: neither page
         stranger = browser.browser.new_context().new_page()
         for path in ("/teacher", "/projector", "/teacher?token=%C3%A9", "/teacher?token=" + "A" * 5000):
@@ -496,6 +498,43 @@ def test_the_teacher_token_leaves_the_address_and_the_projector_view_has_no_cont
             text = stranger.locator("body").inner_text()
             assert "Traceback" not in text and ".py" not in text
             assert stranger.locator(".gw-room-game").count() == 0 and "token" not in stranger.url.split("?")[0]
+
+
+def test_no_student_id_on_any_page_and_the_projector_ranks_seats_until_the_teacher_shows_names(browser, tmp_path):
+    with RoomsServer(tmp_path / "class.sqlite", game="gridlock", board="4x4") as server:
+        (code,) = server.codes
+        ids = {"Ann": "s1001", "Bob": "s2002"}
+
+        pages = {}
+        for name, sid in ids.items():
+            ctx = browser.browser.new_context(viewport={"width": 1280, "height": 720})
+            page = ctx.new_page()
+            page.goto(server.base + "/")
+            page.locator(".gw-join-code input").fill(code)
+            page.locator(".gw-join-name input").fill(name)
+            page.locator(".gw-join-id input").fill(sid)
+            page.locator(".gw-join").click()
+            page.locator(".gw-seat-name").wait_for()
+            pages[name] = page
+        assert "seat 1" in pages["Ann"].locator(".gw-seat-name").inner_text()  # how the projector names Ann
+        teacher = teacher_page(browser, server)
+        teacher.locator(".gw-show-results").click()
+        teacher.locator(".gw-results").filter(has_text="Standings").wait_for()
+        projector = teacher.context.new_page()
+        projector.goto(server.base + "/projector")
+        projector.locator(".gw-show-results").click()
+        projector.locator(".gw-projector").filter(has_text="Seat 2").locator("table").first.wait_for()
+        for page in (teacher, projector, *pages.values()):
+            text = page.locator("body").inner_text()
+            assert not [sid for sid in ids.values() if sid in text], page.url
+        standings = projector.locator("table").first.inner_text()
+        assert "Seat 1" in standings and "Ann" not in standings and "Bob" not in standings
+        assert "Ann" in teacher.locator(".gw-results table").first.inner_text()  # the teacher's page: names
+        teacher.locator(".gw-projector-names label").click()  # Names on the projector: on
+        projector.locator("table").first.filter(has_text="Ann").wait_for(timeout=10_000)
+        assert "Seat 1" not in projector.locator(".gw-room-game").first.inner_text()
+        # the teacher's file holds the ids
+        assert "s1001" in "\n".join(download_standings(teacher))
 
 
 def test_the_teacher_renames_removes_and_hands_a_seat_to_the_agent_from_the_page(browser, tmp_path):
