@@ -33,7 +33,10 @@ colours from one round to the next).
 
 The teacher runs the class: renames or removes a seat (:meth:`Room.rename_seat`,
 :meth:`Room.remove_seat`), hands a player of a game to the agent at any time and
-gives it back (:meth:`Room.hand_to_agent`, :meth:`Room.give_back`), and ends the
+gives it back (:meth:`Room.hand_to_agent`, :meth:`Room.give_back`; a game the
+agent finishes in a student's seat is the agent's result, not the student's),
+chooses whether the projector names students or their seats
+(:meth:`Room.set_projector_names`: ``"Seat 3"`` by default), and ends the
 class (:meth:`Rooms.end_class`: the rooms close, the teacher token and every
 teacher's session stop working). The teacher's page holds no token: the token
 is exchanged once for a session (:meth:`Rooms.open_session`), and each action
