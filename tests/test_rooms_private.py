@@ -105,6 +105,8 @@ def test_the_projector_names_seats_by_number_unless_the_teacher_chooses_names(db
     assert room.public_player_name(rg, 0) == "Seat 3 (agent)" and room.player_name(rg, 0) == "Cy (agent)"
     public = results.standings(room, public=True)
     assert sorted(public["name"]) == ["Seat 1", "Seat 2", "Seat 3", "Seat 4"]
+    level = public[public["rank"] == public["rank"].iloc[-1]]["name"].tolist()
+    assert level == sorted(level, key=lambda n: int(n.split()[1]))  # students level on points: by seat number
     assert not set(IDS) & set(public.to_string().split())  # no name on the projector's standings
     assert sorted(results.standings(room)["name"]) == sorted(IDS)  # the teacher's page: names
     with pytest.raises(RoomError):

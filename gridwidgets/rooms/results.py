@@ -171,7 +171,11 @@ def standings(room: Room, through_round: int | None = None, *, ids: bool = False
             table[token]["Sonneborn-Berger"] += points[p] * others
     frame = pd.DataFrame(list(table.values()), columns=columns)
     keys = ["points", "Buchholz", "Sonneborn-Berger"]
-    frame = frame.sort_values([*keys, "won", "name"], ascending=[False, False, False, False, True], ignore_index=True)
+    # level students in order of name, seats in order of number ("Seat 2" before "Seat 10")
+    order = [room.seat_number(t) or 0 for t in table] if public and room.projector_names == "seat" else None
+    frame["_order"] = order if order is not None else frame["name"]
+    frame = frame.sort_values([*keys, "won", "_order"], ascending=[False, False, False, False, True],
+                              ignore_index=True).drop(columns="_order")
     level = list(zip(*(frame[k] for k in keys), strict=True))
     frame.insert(0, "rank", [1 + level.index(v) for v in level])
     return frame if ids else frame.drop(columns="student id")
