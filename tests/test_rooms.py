@@ -676,7 +676,7 @@ def test_a_taken_name_points_to_the_seat_code_and_the_code_gives_the_same_seat_b
     assert len(ann.reclaim) == RECLAIM_LENGTH and set(ann.reclaim) <= set(CODE_ALPHABET)
     assert ann.reclaim != bob.reclaim and ann.reclaim_text == f"{ann.reclaim[:3]}-{ann.reclaim[3:]}"
     room.play(ann.token, "B2")
-    with pytest.raises(ValueError, match="That name is taken in this room.*If it is yours, use your seat code"):
+    with pytest.raises(ValueError, match=r"That name is taken in this room.*If it is yours, use your seat code"):
         room.join("ann")  # the tab was closed: her own name is taken, by her own seat
     typed = f" {ann.reclaim_text.lower()} "  # any case, the dash and spaces ignored
     back = room.reclaim(typed, address="10.0.0.9", limiter=rooms.join_allowed)
