@@ -765,10 +765,12 @@ def SeatCode(room: Room, token: str) -> None:
     seat = room.seats.get(token)
     if seat is None or not seat.reclaim:
         return
-    if shown:
-        solara.HTML(tag="span", unsafe_innerHTML=f"seat code <b>{seat.reclaim_text}</b>", classes=["gw-seat-code"])
-    solara.Button("Hide the seat code" if shown else "Seat code", on_click=lambda: set_shown(not shown), small=True,
-                  text=True, classes=["gw-show-seat-code"])
+    with solara.Row(style={"align-items": "center", "gap": "8px"}):
+        solara.Button("Hide the seat code" if shown else "Seat code", on_click=lambda: set_shown(not shown),
+                      small=True, text=True, classes=["gw-show-seat-code"])
+        if shown:
+            solara.HTML(tag="span", unsafe_innerHTML=f"seat code <b>{seat.reclaim_text}</b>",
+                        classes=["gw-seat-code"])
 
 
 @solara.component
