@@ -40,6 +40,7 @@ from ..menu import AGENTS, games_menu
 from . import activities
 from .board import room_board
 from .model import PAIRINGS, ROUND_PAIRINGS, Room, RoomError, RoomGame, Rooms
+from .names import clean_name, look_alike
 from .pageutil import log_page_error as _log
 from .pageutil import safe_action as _safe
 from .server import current_rooms, page_info, students_address
@@ -318,11 +319,14 @@ def JoinForm(code: str, note: str = "") -> None:
         address = info.address if info is not None else None
         try:
             room = rooms.room(room_code)
-            seat = room.join(name, address=address, limiter=rooms.join_allowed, student_id=student_id)
+            mine = [t for r, t in kept if r is room and t in r.seats
+                    and look_alike(clean_name(name), [r.seats[t].name]) is not None]
+            token = mine[0] if mine else room.join(name, address=address, limiter=rooms.join_allowed,
+                                                   student_id=student_id).token  # this device's own seat: back to it
         except (RoomError, ValueError) as exc:
             set_error(str(exc))
             return
-        router.push(f"/?room={quote(room.code)}&seat={quote(seat.token)}")
+        router.push(f"/?room={quote(room.code)}&seat={quote(token)}")
 
     solara.Title("Join a room")
     solara.HTML(tag="h1", unsafe_innerHTML="Join your class's room")

@@ -379,6 +379,14 @@ def test_a_closed_page_gets_its_seat_back_from_the_rooms_address_and_another_dev
         typed.goto(server.base + "/")
         typed.locator(".gw-back-to-seat").filter(has_text=f"Ann in room {code}").click()
         wait_version(typed, "gridlock", 1)
+        typed.close()
+        by_name = device.new_page()  # or the code and her own name again, on this device: her seat, not a refusal
+        by_name.goto(server.base + "/")
+        by_name.locator(".gw-join-code input").fill(code)
+        by_name.locator(".gw-join-name input").fill("ann")
+        by_name.locator(".gw-join").click()
+        by_name.locator(".gw-seat-name").filter(has_text="Ann").wait_for()
+        wait_version(by_name, "gridlock", 1)
         # another device: her name is taken, and says how to get the seat back
         phone = browser.browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
         phone.set_default_timeout(30_000)
