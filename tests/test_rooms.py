@@ -663,3 +663,123 @@ def test_importing_the_rooms_imports_no_server_and_serving_without_solara_says_w
             "except ImportError as e:\n    print(e)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert "gridwidgets[rooms]" in out
+
+
+# -- a student gets their seat back (issue 41) ---------------------------------------------------
+def test_a_taken_name_points_to_the_seat_code_and_the_code_gives_the_same_seat_back(db):
+    from gridwidgets.rooms import exports
+    from gridwidgets.rooms.model import CODE_ALPHABET, RECLAIM_LENGTH
+
+    rooms = Rooms(Store(db))
+    room = rooms.create("gridlock", board="4x4")
+    ann, bob = room.join("Ann", student_id="s1"), room.join("Bob")
+    assert len(ann.reclaim) == RECLAIM_LENGTH and set(ann.reclaim) <= set(CODE_ALPHABET)
+    assert ann.reclaim != bob.reclaim and ann.reclaim_text == f"{ann.reclaim[:3]}-{ann.reclaim[3:]}"
+    room.play(ann.token, "B2")
+    with pytest.raises(ValueError, match=r"That name is taken in this room.*If it is yours, use your seat code"):
+        room.join("ann")  # the tab was closed: her own name is taken, by her own seat
+    typed = f" {ann.reclaim_text.lower()} "  # any case, the dash and spaces ignored
+    back = room.reclaim(typed, address="10.0.0.9", limiter=rooms.join_allowed)
+    assert back == ann and back.token == ann.token  # the same seat: the same game, the same record
+    rg, p = room.game_of(back.token)
+    assert p == 0 and [str(m) for m in rg.game.history] == ["B2"]
+    room.play(bob.token, "D4")
+    room.play(back.token, "A1")
+    assert len(room.seats) == 2 and len(room.games) == 1
+    standings = exports.standings_csv(room)
+    assert sum("Ann" in line for line in standings.splitlines()) == 1  # one row: the record stays one
+    again = Rooms(Store(db)).room(room.code)  # the code survives a restart
+    assert again.seat(ann.token).reclaim == ann.reclaim and again.reclaim(ann.reclaim) == ann
+
+
+def test_a_seat_code_that_is_wrong_malformed_or_removed_gives_no_seat(db):
+    rooms = Rooms(Store(db))
+    room = rooms.create("gridlock")
+    ann, bob = room.join("Ann"), room.join("Bob")
+    for bad in ("", "K7Q", "K7Q-4M-XY", "OOOOOO", "k7q 4l", None, 123456):
+        with pytest.raises(ValueError, match="a seat code is 6 letters"):
+            room.reclaim(bad)
+    wrong = next(c * 6 for c in "ABC" if c * 6 not in (ann.reclaim, bob.reclaim))
+    with pytest.raises(RoomError, match="no seat in this room has that code"):
+        room.reclaim(wrong)
+    room.remove_seat(room.teacher_token, bob.token)
+    with pytest.raises(RoomError, match="took this seat out"):
+        room.reclaim(bob.reclaim)
+    other = rooms.create("gridlock")
+    with pytest.raises(RoomError, match="no seat in this room"):
+        other.reclaim(ann.reclaim)  # a code opens its own room's seat only
+    rooms.end_class(rooms.teacher_token)
+    with pytest.raises(RoomError, match="closed"):
+        room.reclaim(ann.reclaim)
+
+
+def test_guessing_seat_codes_is_refused_after_a_few_wrong_tries_even_the_right_one(db):
+    from gridwidgets.rooms.model import RECLAIM_LIMITS
+
+    rooms = Rooms(Store(db))
+    room = rooms.create("gridlock")
+    ann = room.join("Ann")
+    guesses = (c * 6 for c in "ABCDEFGHJKMNPQRSTUVWXYZ" if c * 6 != ann.reclaim)
+    burst = RECLAIM_LIMITS["address"][0]
+    for _ in range(burst):
+        with pytest.raises(RoomError, match="no seat in this room has that code"):
+            room.reclaim(next(guesses), address="10.0.0.66", limiter=rooms.join_allowed)
+    with pytest.raises(RoomError, match="too many wrong seat codes"):  # refused before any code is compared
+        room.reclaim(ann.reclaim, address="10.0.0.66", limiter=rooms.join_allowed)
+    assert room.reclaim(ann.reclaim, address="10.0.0.7", limiter=rooms.join_allowed) == ann  # another device
+    for k in range(RECLAIM_LIMITS["room"][0] - burst):  # the room's own limit: from many addresses
+        with pytest.raises(RoomError, match="no seat in this room has that code"):
+            room.reclaim(next(guesses), address=f"10.1.0.{k}")
+    with pytest.raises(RoomError, match="too many wrong seat codes"):
+        room.reclaim(ann.reclaim, address="10.0.0.8")
+    assert 31 ** 6 / (RECLAIM_LIMITS["room"][0] + 86_400 / RECLAIM_LIMITS["room"][1]) > 100_000  # days a seat
+
+
+def test_a_seat_of_a_schema_5_store_gets_a_seat_code_on_loading(db):
+    rooms = Rooms(Store(db))
+    room = rooms.create("gridlock")
+    ann = room.join("Ann")
+    rooms.store.close()
+    with sqlite3.connect(db) as raw:
+        raw.execute("UPDATE seats SET reclaim = ''")
+    again = Rooms(Store(db)).room(room.code)
+    code = again.seat(ann.token).reclaim
+    assert len(code) == 6 and Rooms(Store(db)).room(room.code).seat(ann.token).reclaim == code  # written, kept
+
+
+def test_the_first_round_a_teacher_starts_is_round_1_everywhere(db):
+    from gridwidgets.rooms import exports, results
+
+    room = Rooms(Store(db)).create("gridlock", board="4x4", pairing="round-robin")
+    for n in "ABCD":
+        room.join(n)
+    assert room.round == 0 and room.round_progress() == (0, 0)
+    first = room.next_round(room.teacher_token)
+    assert room.round == 1 and {rg.round for rg in first} == {1}
+    _finish(room, first, lambda rg: 0)
+    assert set(results.results_table([room])["round"]) == {1}
+    assert ",1," in exports.results_csv([room]).splitlines()[1]
+    assert results.standings(room, through_round=1)["points"].sum() == 2
+    room.next_round(room.teacher_token)
+    assert Rooms(Store(db)).room(room.code).round == 2
+    swiss = Rooms(Store(":memory:")).create("gridlock", pairing="swiss")
+    swiss.join("A")
+    assert swiss.round == 0 and {rg.round for rg in swiss.fill_with_agents(swiss.teacher_token)} == {1}
+    assert swiss.round == 1
+    arrival = Rooms(Store(":memory:")).create("gridlock")
+    assert arrival.round == 1  # its games start as students arrive: round 1 from the start
+
+
+def test_a_late_joiner_in_a_round_robin_room_meets_nobody_twice(db):
+    room = Rooms(Store(db)).create("gridlock", board="4x4", pairing="round-robin")
+    for n in "ABCD":
+        room.join(n)
+    met: set[frozenset[str]] = set()
+    for r in range(1, 5):
+        if r == 2:
+            room.join("Eve")
+        games = room.next_round(room.teacher_token)
+        pairs = {frozenset(g.players) for g in games}
+        assert not pairs & met, f"a rematch in round {r}"
+        met |= pairs
+        assert sorted(t for g in games for t in g.players if t != AGENT) == sorted(room.seats)

@@ -41,6 +41,7 @@ from ..menu import AGENTS, games_menu
 from . import activities
 from .board import room_board
 from .model import PAIRINGS, ROUND_PAIRINGS, Room, RoomError, RoomGame, Rooms
+from .names import clean_name, look_alike
 from .pageutil import log_page_error as _log
 from .pageutil import safe_action as _safe
 from .server import current_rooms, page_info, students_address
@@ -101,8 +102,9 @@ function render({ el }) {
   // Enter in the join form joins, as in any form (the Join button, when it may)
   const onKey = (ev) => {
     if (ev.key !== "Enter" || ev.isComposing) return;
-    const field = ev.target && ev.target.closest && ev.target.closest(".gw-join-name, .gw-join-code, .gw-join-id");
-    const join = field && document.querySelector(".gw-join");
+    const field = ev.target && ev.target.closest &&
+      ev.target.closest(".gw-join-name, .gw-join-code, .gw-join-id, .gw-reclaim-code");
+    const join = field && document.querySelector(".gw-join, .gw-reclaim");
     if (join && !join.disabled) { ev.preventDefault(); join.click(); }
   };
   document.addEventListener("keydown", onKey);
@@ -151,6 +153,36 @@ class ConnectionWatch(anywidget.AnyWidget):
 
     _esm = _WATCH_ESM
     kind = traitlets.Unicode("watch").tag(sync=True)
+
+    def set_state(self, sync_data: Any) -> None:
+        """A page sets nothing here."""
+
+
+#: the seat keeper's script (:class:`SeatKeeper`): posts the page's seat to ``/seat`` for the device's cookie
+_SEAT_ESM = r"""
+function render({ model, el }) {
+  const keep = async () => {
+    const body = new URLSearchParams({ room: model.get("room"), seat: model.get("seat") });
+    try {
+      const r = await fetch("/seat", { method: "POST", body, credentials: "same-origin", cache: "no-store" });
+      el.dataset.gwSeatKept = r.ok ? "yes" : "no";
+    } catch (e) { el.dataset.gwSeatKept = "no"; }
+  };
+  keep();
+}
+export default { render };
+"""
+
+
+class SeatKeeper(anywidget.AnyWidget):
+    """On a seated student's page: posts the seat to the server's ``/seat``,
+    which answers with the device's HTTP-only seat cookie for this room
+    (:data:`~gridwidgets.rooms.server.SEAT_COOKIE`), so that opening the
+    room's address again on this device lands in this seat. Shows nothing."""
+
+    _esm = _SEAT_ESM
+    room = traitlets.Unicode("").tag(sync=True)
+    seat = traitlets.Unicode("").tag(sync=True)
 
     def set_state(self, sync_data: Any) -> None:
         """A page sets nothing here."""
@@ -238,6 +270,10 @@ def StudentPage() -> None:
         room = rooms.room(code) if code else None
     except RoomError:
         room = None
+    asked = bool(token)  # a seat in the address (else: the seat this device keeps in that room, if any)
+    if room is not None and not token:
+        info = _this_page()
+        token = info.seats.get(room.code, "") if info is not None and info.seats else ""
     solara.Style(_CSS)
     with solara.Column(classes=["gw-rooms"]):
         if room is not None and token in room.seats:
@@ -246,7 +282,22 @@ def StudentPage() -> None:
             JoinForm(code, note="The teacher took this seat out of the room. Join again if the teacher asks you to.")
         else:
             JoinForm(code, note="This page's seat is not known in that room: join again with your name."
-                     if token else "")
+                     if asked else "")
+
+
+def _kept_seats(rooms: Rooms) -> list[tuple[Room, str]]:
+    """The seats this device keeps (its seat cookies) in open rooms: ``(room, token)``, newest room first."""
+    info = _this_page()
+    kept = []
+    for code, token in (info.seats.items() if info is not None and info.seats else ()):
+        try:
+            room = rooms.room(code)
+        except RoomError:
+            continue
+        if token in room.seats and not room.closed:
+            kept.append((room, token))
+    order = {r.code: k for k, r in enumerate(rooms.rooms())}
+    return sorted(kept, key=lambda rt: -order.get(rt[0].code, 0))
 
 
 @solara.component
@@ -257,30 +308,83 @@ def JoinForm(code: str, note: str = "") -> None:
     name, set_name = solara.use_state("")
     student_id, set_student_id = solara.use_state("")
     error, set_error = solara.use_state("")
+    reclaiming, set_reclaiming = solara.use_state(False)
+    kept = solara.use_memo(lambda: _kept_seats(rooms), [])
+
+    if reclaiming:
+        ReclaimForm(room_code, set_room_code, lambda: set_reclaiming(False))
+        return
 
     def join() -> None:
         info = _this_page()
         address = info.address if info is not None else None
         try:
             room = rooms.room(room_code)
-            seat = room.join(name, address=address, limiter=rooms.join_allowed, student_id=student_id)
+            mine = [t for r, t in kept if r is room and t in r.seats
+                    and look_alike(clean_name(name), [r.seats[t].name]) is not None]
+            token = mine[0] if mine else room.join(name, address=address, limiter=rooms.join_allowed,
+                                                   student_id=student_id).token  # this device's own seat: back to it
         except (RoomError, ValueError) as exc:
             set_error(str(exc))
             return
-        router.push(f"/?room={quote(room.code)}&seat={quote(seat.token)}")
+        router.push(f"/?room={quote(room.code)}&seat={quote(token)}")
 
     solara.Title("Join a room")
     solara.HTML(tag="h1", unsafe_innerHTML="Join your class's room")
     if note:
         solara.Warning(note, classes=["gw-stale"])
+    for room, token in kept[:3]:  # this device has a seat: back to it in one tap
+        solara.Button(f"Back to your seat: {room.seats[token].name} in room {room.code}", color="primary",
+                      outlined=True, classes=["gw-back-to-seat"],
+                      on_click=lambda room=room, token=token: router.push(
+                          f"/?room={quote(room.code)}&seat={quote(token)}"))
     _p("Type the <b>room code</b> your teacher shows, and the name the class will see.")
     solara.InputText("Room code", value=room_code, on_value=set_room_code, continuous_update=True,
                      classes=["gw-join-code"])
     solara.InputText("Your name", value=name, on_value=set_name, continuous_update=True, classes=["gw-join-name"])
     solara.InputText("Student id (optional: only your teacher sees it, for grades)", value=student_id,
                      on_value=set_student_id, continuous_update=True, classes=["gw-join-id"])
-    solara.Button("Join", on_click=_safe(join, set_error), color="primary", classes=["gw-join"],
-                  disabled=not (room_code.strip() and name.strip()))
+    with solara.Row(style={"gap": "12px", "flex-wrap": "wrap", "align-items": "center"}):
+        solara.Button("Join", on_click=_safe(join, set_error), color="primary", classes=["gw-join"],
+                      disabled=not (room_code.strip() and name.strip()))
+        solara.Button("I have a seat code", on_click=lambda: set_reclaiming(True), outlined=True,
+                      classes=["gw-have-code"])
+    if error:
+        solara.Error(error, classes=["gw-join-error"])
+
+
+@solara.component
+def ReclaimForm(room_code: str, set_room_code: Any, on_back: Any) -> None:
+    """Another device: the room code and the seat code the student was given at
+    joining (or the teacher reads out) bring back the same seat (:meth:`Room.reclaim`)."""
+    router = solara.use_router()
+    rooms = current_rooms()
+    seat_code, set_seat_code = solara.use_state("")
+    error, set_error = solara.use_state("")
+
+    def reclaim() -> None:
+        info = _this_page()
+        address = info.address if info is not None else None
+        try:
+            room = rooms.room(room_code)
+            seat = room.reclaim(seat_code, address=address, limiter=rooms.join_allowed)
+        except (RoomError, ValueError) as exc:
+            set_error(str(exc))
+            return
+        router.push(f"/?room={quote(room.code)}&seat={quote(seat.token)}")
+
+    solara.Title("Get your seat back")
+    solara.HTML(tag="h1", unsafe_innerHTML="Get your seat back")
+    _p("Type the <b>room code</b> and your <b>seat code</b> (you were shown it when you joined; your teacher can "
+       "read it to you): you get the same seat, your game and your results.")
+    solara.InputText("Room code", value=room_code, on_value=set_room_code, continuous_update=True,
+                     classes=["gw-join-code"])
+    solara.InputText("Seat code (like K7Q-4M)", value=seat_code, on_value=set_seat_code, continuous_update=True,
+                     classes=["gw-reclaim-code"])
+    with solara.Row(style={"gap": "12px", "flex-wrap": "wrap", "align-items": "center"}):
+        solara.Button("Get my seat back", on_click=_safe(reclaim, set_error), color="primary",
+                      classes=["gw-reclaim"], disabled=not (room_code.strip() and seat_code.strip()))
+        solara.Button("Join with a name instead", on_click=on_back, text=True, classes=["gw-join-instead"])
     if error:
         solara.Error(error, classes=["gw-join-error"])
 
@@ -304,6 +408,9 @@ def _seat_key(room: Room, token: str) -> tuple[Any, ...]:
 @solara.component
 def SeatView(room: Room, token: str) -> None:
     key = use_version(lambda: _seat_key(room, token), STUDENT_POLL)
+    # the device keeps this seat (its cookie): the room's address brings it back here
+    keeper = solara.use_memo(lambda: SeatKeeper(room=room.code, seat=token), [room.code, token])
+    solara.use_effect(lambda: keeper.close, [keeper])
     seat = room.seats.get(token)
     if seat is None:  # removed while the page was open
         _p("The teacher took this seat out of the room.", "gw-removed")
@@ -312,12 +419,17 @@ def SeatView(room: Room, token: str) -> None:
         rg, player = room.game_of(token)
     except RoomError:
         rg, player = None, -1
+    solara.display(keeper)
     solara.Title(f"{seat.name}, room {room.code}")
     with solara.Row(style={"align-items": "baseline", "gap": "16px", "flex-wrap": "wrap"}):
         solara.HTML(tag="h1", unsafe_innerHTML=f"Room <span class='gw-room-code'>{room.code}</span>")
         number = room.seat_number(token)
-        solara.Text(f"{seat.name} · " + (f"seat {number} · " if number is not None else "") + f"round {room.round}",
-                    classes=["gw-seat-name", "gw-names"])
+        solara.Text(seat.name + (f" · seat {number}" if number is not None else "")
+                    + (f" · round {room.round}" if room.round >= 1 else ""), classes=["gw-seat-name", "gw-names"])
+    if seat.reclaim:
+        _p(f"Your seat code: <b class='gw-seat-code'>{seat.reclaim_text}</b> · keep it to come back from another "
+           f"device. <a href='/seat/forget?room={quote(room.code)}' class='gw-forget-seat'>Not "
+           f"{escape(seat.name)}? Join as someone else</a>", "gw-room-note gw-names")
     poll, assignment = room.poll, room.assignment
     if poll is not None and not room.closed:
         activities.PollSeat(room, poll, token, poll.state)
@@ -564,7 +676,8 @@ def RoomPanel(room: Room, key: Callable[[], str], rooms: Rooms, version: Any) ->
             solara.HTML(tag="span", unsafe_innerHTML=room.code, classes=["gw-room-code"])
             over, total = room.round_progress()
             solara.Text(f"{menu[room.game_name].label}, {room.board} · {PAIRING_LABELS[room.pairing]} · "
-                        f"round {room.round}" + (f" · {over} of {total} games over" if total else ""),
+                        + (f"round {room.round}" if room.round >= 1 else "no round started yet")
+                        + (f" · {over} of {total} games over" if total else ""),
                         classes=["gw-round-progress"])
         _p(f"Students open <b>{escape(students_address())}</b> and type <b>{room.code}</b> (or scan the "
            "projector view's QR code).")
@@ -663,8 +776,25 @@ def SeatRow(room: Room, token: str, name: str, key: Callable[[], str]) -> None:
                           classes=["gw-rename"])
             solara.Button("Remove", on_click=_safe(lambda: room.remove_seat(key(), token), set_error), small=True,
                           text=True, classes=["gw-remove"])
+            SeatCode(room, token)
         if error:
             solara.Text(error, style={"color": "#b91c1c"})
+
+
+@solara.component
+def SeatCode(room: Room, token: str) -> None:
+    """The seat's code, for the teacher to read out to a student on another
+    device: hidden until asked for (the teacher's page may be on the projector)."""
+    shown, set_shown = solara.use_state(False)
+    seat = room.seats.get(token)
+    if seat is None or not seat.reclaim:
+        return
+    with solara.Row(style={"align-items": "center", "gap": "8px"}):
+        solara.Button("Hide the seat code" if shown else "Seat code", on_click=lambda: set_shown(not shown),
+                      small=True, text=True, classes=["gw-show-seat-code"])
+        if shown:
+            solara.HTML(tag="span", unsafe_innerHTML=f"seat code <b>{seat.reclaim_text}</b>",
+                        classes=["gw-seat-code"])
 
 
 @solara.component

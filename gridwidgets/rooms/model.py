@@ -14,8 +14,11 @@ seat token, the only key to their seat. Pairings (:data:`PAIRINGS`):
   to arrive is player 0.
 - ``"round-robin"``: nobody plays until the teacher starts a round
   (:meth:`Room.next_round`); each round pairs everyone by the circle method,
-  so over ``n - 1`` rounds (``n`` even) everyone meets everyone once (games of
-  more players: the seating turns one place a round).
+  so over ``n - 1`` rounds (``n`` even) everyone meets everyone once; a late
+  joiner fits in with no rematch while a fresh pairing exists
+  (:func:`~gridwidgets.rooms.pairing.round_robin`; games of more players: the
+  seating turns one place a round). The first round played is round 1 (the
+  room is in round 0 until then).
 - ``"swiss"``: nobody plays until the teacher starts a round; each round
   pairs students in order of points, each meeting the best placed opponent
   not met before that still lets everyone else be paired (a depth-first
@@ -44,6 +47,10 @@ asks for the token through it (:meth:`Rooms.teacher_key`).
 
 Joining is rate-limited per device address and per room (:data:`JOIN_LIMITS`),
 and display names follow :mod:`gridwidgets.rooms.names` (no two alike in a room).
+A seat is also given a short seat code (:attr:`Seat.reclaim`, ``K7Q-4M``),
+shown to the student and the teacher: with it a student gets the same seat
+back on another device (:meth:`Room.reclaim`; wrong codes are limited,
+:data:`RECLAIM_LIMITS`), so their record stays one.
 
 :class:`Room` keeps the lock, the seats and the games; what it does with them
 lives beside it: who meets whom is :mod:`gridwidgets.rooms.pairing` (pure
@@ -70,8 +77,8 @@ from .pairing import AGENT, PAIRINGS, ROUND_PAIRINGS
 from .polls import Poll
 from .store import Store, StoreError
 
-__all__ = ["AGENT", "CODE_ALPHABET", "JOIN_LIMITS", "MAX_NAME", "PAIRINGS", "PROJECTOR_NAMES", "ROUND_PAIRINGS",
-           "Assignment", "Room", "RoomError", "RoomGame", "Rooms", "Seat"]
+__all__ = ["AGENT", "CODE_ALPHABET", "JOIN_LIMITS", "MAX_NAME", "PAIRINGS", "PROJECTOR_NAMES", "RECLAIM_LENGTH",
+           "RECLAIM_LIMITS", "ROUND_PAIRINGS", "Assignment", "Room", "RoomError", "RoomGame", "Rooms", "Seat"]
 
 #: the letters of a room code: no 0/O, 1/I/L, easy to read aloud and type
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -83,6 +90,12 @@ JOIN_LIMITS = {"address": (8, 10.0), "room": (60, 1.0)}
 #: who the projector names (:attr:`Room.projector_names`): a seat's number (``"Seat 3"``, the default: a
 #: shared screen ranks nobody by name) or the student's display name (the teacher's choice)
 PROJECTOR_NAMES = ("seat", "name")
+#: the letters of a seat code (:attr:`Seat.reclaim`, from :data:`CODE_ALPHABET`): 31**6, about 8.9e8 codes
+RECLAIM_LENGTH = 6
+#: wrong seat codes allowed (:meth:`Room.reclaim`), as (burst, seconds per try after the burst): from one device
+#: address, and into one room. Past them every try is refused before any code is compared, so a room of 60 seats
+#: takes at most about 2,900 guesses a day: one chance in about 5,000 a day of hitting any of its seats' codes
+RECLAIM_LIMITS = {"address": (5, 60.0), "room": (20, 30.0)}
 
 
 class RoomError(PermissionError):
@@ -110,6 +123,10 @@ class _Bucket:
         self.level -= 1.0
         return True
 
+    def ready(self) -> bool:
+        """Whether :meth:`take` would succeed now (nothing is taken)."""
+        return min(float(self.burst), self.level + (time.monotonic() - self.stamp) / self.every) >= 1.0
+
     def full(self) -> bool:
         return self.level + (time.monotonic() - self.stamp) / self.every >= self.burst
 
@@ -123,12 +140,23 @@ class Seat:
         name: the display name.
         room: the room's code.
         student_id: what the student gave at join for grades (``""``: none).
+        reclaim: the seat code, :data:`RECLAIM_LENGTH` letters of
+            :data:`CODE_ALPHABET`, unique in the room: shown to the student at
+            joining (and to the teacher), it gets the seat back on another
+            device (:meth:`Room.reclaim`). Secret too, but short: guesses are
+            limited (:data:`RECLAIM_LIMITS`).
     """
 
     token: str
     name: str
     room: str
     student_id: str = ""
+    reclaim: str = ""
+
+    @property
+    def reclaim_text(self) -> str:
+        """The seat code as people read it: ``"K7Q-4M"``."""
+        return f"{self.reclaim[:3]}-{self.reclaim[3:]}" if self.reclaim else ""
 
 
 @dataclass
@@ -193,6 +221,7 @@ class Room:
     teacher_token: str
     store: Store = field(repr=False)
     paused: bool = False
+    #: the round being played (from 1); 0 in a round pairing's room before the teacher starts round 1
     round: int = 1
     closed: bool = False
     seats: dict[str, Seat] = field(default_factory=dict)
@@ -206,6 +235,9 @@ class Room:
     #: per game id: the game's version when undo was first asked, and who asked
     _undo_asks: dict[int, tuple[int, set[str]]] = field(default_factory=dict, repr=False)
     _joins: _Bucket = field(default_factory=lambda: _Bucket(*JOIN_LIMITS["room"]), repr=False)
+    #: wrong seat codes: the room's, and per device address (:data:`RECLAIM_LIMITS`)
+    _wrong: _Bucket = field(default_factory=lambda: _Bucket(*RECLAIM_LIMITS["room"]), repr=False)
+    _wrong_from: dict[str, _Bucket] = field(default_factory=dict, repr=False)
     #: called after every change of the room or its games (the server wakes its agents)
     on_change: Callable[[], None] = field(default=lambda: None, repr=False)
     #: the class polls asked in this room, oldest first (:mod:`gridwidgets.rooms.polls`)
@@ -250,8 +282,10 @@ class Room:
 
         Raises:
             ValueError: for a name that breaks :mod:`~gridwidgets.rooms.names`'
-                rules, or looks like a name already in this room; for a
-                student id that is too long or has other characters.
+                rules, or looks like a name already in this room (the message
+                points a returning student to their seat code,
+                :meth:`reclaim`); for a student id that is too long or has
+                other characters.
             RoomError: the room is closed or full (``MAX_SEATS``, 400), or
                 joins come too fast (:data:`JOIN_LIMITS`).
         """
@@ -261,13 +295,17 @@ class Room:
                 raise RoomError("this room is closed: the class has ended")
             if len(self.seats) >= MAX_SEATS:
                 raise RoomError(f"this room is full ({MAX_SEATS} seats): ask the teacher for another room")
-            self._check_name_free(name)
+            taken = look_alike(name, (s.name for s in self.seats.values()))
+            if taken is not None:
+                raise ValueError(f"That name is taken in this room: a student is already called {taken!r}. If it is "
+                                 "yours, use your seat code to get your seat back (I have a seat code); if not, add "
+                                 "an initial or a surname.")
             if address is not None and limiter is not None and not limiter(address):
                 raise RoomError("too many joins from this device: wait a minute, then try again")
             if not self._joins.take():
                 raise RoomError("too many students are joining at once: wait a few seconds, then try again")
-            seat = Seat(secrets.token_urlsafe(16), name, self.code, student_id)
-            self.store.add_seat(seat.token, self.code, name, student_id)
+            seat = Seat(secrets.token_urlsafe(16), name, self.code, student_id, self._new_reclaim())
+            self.store.add_seat(seat.token, self.code, name, student_id, seat.reclaim)
             self.seats[seat.token] = seat
             self.arrivals.append(seat.token)
             self.changed()
@@ -279,6 +317,76 @@ class Room:
                 if len(waiting) >= n:
                     self._new_game(waiting[:n])
             return seat
+
+    def reclaim(self, code_text: str, *, address: str | None = None,
+                limiter: Callable[[str], bool] | None = None) -> Seat:
+        """The seat whose code is ``code_text`` (:attr:`Seat.reclaim`; any
+        case, spaces and dashes ignored): a student on another device gets
+        their seat back, the same seat and token, so their games, answers and
+        results stay one record.
+
+        Every try counts as a join (``limiter(address)``, then the room's
+        join limit); a wrong code also counts against :data:`RECLAIM_LIMITS`,
+        and past them every try is refused before any code is compared. The
+        codes are compared in constant time, every seat's each time.
+
+        Args:
+            code_text: the seat code as typed (``"K7Q-4M"``, ``"k7q4m"`` is too short).
+            address: the device's network address, for the per-device limits.
+            limiter: ``limiter(address)`` is False when that address joined too
+                often (:meth:`Rooms.join_allowed`).
+
+        Raises:
+            ValueError: text that cannot be a seat code (its length or letters; not counted as a wrong code).
+            RoomError: the room closed, tries too fast or too many wrong codes,
+                no seat with that code, or the seat removed by the teacher.
+        """
+        key = "".join(ch for ch in code_text[:40].upper() if ch.isalnum()) if isinstance(code_text, str) else ""
+        if len(key) != RECLAIM_LENGTH or any(ch not in CODE_ALPHABET for ch in key):
+            raise ValueError(f"a seat code is {RECLAIM_LENGTH} letters and digits, like K7Q-4M (no 0, 1, I, L "
+                             "or O): check it with your teacher")
+        with self.lock:
+            if self.closed:
+                raise RoomError("this room is closed: the class has ended")
+            if address is not None and limiter is not None and not limiter(address):
+                raise RoomError("too many tries from this device: wait a minute, then try again")
+            mine = self._wrong_bucket(address)
+            if not self._wrong.ready() or (mine is not None and not mine.ready()):
+                raise RoomError("too many wrong seat codes: wait a few minutes, or ask your teacher")
+            if not self._joins.take():
+                raise RoomError("too many students are joining at once: wait a few seconds, then try again")
+            found = None
+            given = key.encode("ascii")
+            for seat in [*self.seats.values(), *self.former.values()]:  # every one: the time says nothing
+                if secrets.compare_digest(seat.reclaim.encode("ascii", "replace").ljust(RECLAIM_LENGTH), given):
+                    found = seat
+            if found is None:
+                self._wrong.take()
+                if mine is not None:
+                    mine.take()
+                raise RoomError("no seat in this room has that code: check it, or ask your teacher to read it "
+                                "from your seat")
+            if found.token not in self.seats:
+                raise RoomError("the teacher took this seat out of the room: join again if the teacher asks you to")
+            return found
+
+    def _wrong_bucket(self, address: str | None) -> _Bucket | None:
+        if address is None:
+            return None
+        bucket = self._wrong_from.get(address)
+        if bucket is None:
+            if len(self._wrong_from) > 10_000:  # forget the devices that have waited long enough
+                self._wrong_from = {a: b for a, b in self._wrong_from.items() if not b.full()}
+            bucket = self._wrong_from[address] = _Bucket(*RECLAIM_LIMITS["address"])
+        return bucket
+
+    def _new_reclaim(self) -> str:
+        """A seat code no seat of this room has (nor a removed one)."""
+        taken = {s.reclaim for s in (*self.seats.values(), *self.former.values())}
+        while True:
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(RECLAIM_LENGTH))
+            if code not in taken:
+                return code
 
     def waiting(self) -> list[Seat]:
         """The seats without a game in this round, in arrival order."""
@@ -522,7 +630,7 @@ class Room:
         with self.lock:
             seat = self.seat(token)
             self._check_name_free(name, but=token)
-            renamed = Seat(seat.token, name, self.code, seat.student_id)
+            renamed = Seat(seat.token, name, self.code, seat.student_id, seat.reclaim)
             self.store.set_seat(token, name=name, removed=False)
             self.seats[token] = renamed
             self.changed()
@@ -655,6 +763,10 @@ class Room:
         self.check_teacher(teacher_token)
         with self.lock:
             self._check_not_closed()
+            if self.round < 1:  # before the first round: these games are round 1
+                self.round = 1
+                self.save()
+                self.changed()
             played = self.played()
             return [self._new_game(pairing.orient(group, played))
                     for group in pairing.groups(self._waiting(), self.players_per_game)]
@@ -992,8 +1104,10 @@ class Rooms:
         with self._lock:
             code = self._new_code()
             token = teacher_token if isinstance(teacher_token, str) and teacher_token else secrets.token_urlsafe(16)
-            room = Room(code, game, board, pairing, agent, token, self.store, on_change=self._on_change)
-            self.store.add_room(code, game, board, pairing, agent, room.teacher_token)
+            # a round pairing's room is in round 0 until the teacher starts round 1
+            room = Room(code, game, board, pairing, agent, token, self.store, on_change=self._on_change,
+                        round=0 if pairing in ROUND_PAIRINGS else 1)
+            self.store.add_room(code, game, board, pairing, agent, room.teacher_token, round=room.round)
             self._rooms[code] = room
         self._on_change()
         return room
@@ -1057,7 +1171,10 @@ class Rooms:
                 self._rooms[r["code"]].projector_names = r["projector_names"]
         for s in data["seats"]:
             room = self._room_of(s["room"], "seat")
-            seat = Seat(s["token"], s["name"], s["room"], s.get("student_id") or "")
+            seat = Seat(s["token"], s["name"], s["room"], s.get("student_id") or "", s.get("reclaim") or "")
+            if not seat.reclaim:  # a seat of a schema before 6: its code now
+                seat = Seat(seat.token, seat.name, seat.room, seat.student_id, room._new_reclaim())
+                self.store.set_reclaim(seat.token, seat.reclaim)
             (room.former if s["removed"] else room.seats)[s["token"]] = seat
             room.arrivals.append(s["token"])
         for g in data["games"]:

@@ -8,7 +8,9 @@ says them as a teacher reads them):
 
 - ``"arrival"``: in arrival order, a game as soon as it has its players.
 - ``"round-robin"``: the circle method (:func:`circle`), so that over
-  ``n - 1`` rounds (``n`` even) everyone meets everyone once.
+  ``n - 1`` rounds (``n`` even) everyone meets everyone once; a student who
+  joins late fits in without a rematch while a fresh pairing exists
+  (:func:`round_robin`).
 - ``"swiss"``: equal points meet, no rematch while one can be avoided (:func:`swiss`).
 - ``"agent"``: each student against the room's agent.
 """
@@ -17,8 +19,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-__all__ = ["AGENT", "PAIRINGS", "ROUND_PAIRINGS", "SWISS_TRIES", "circle", "fresh_pairs", "groups", "orient",
-           "round_groups", "swiss"]
+__all__ = ["AGENT", "PAIRINGS", "ROUND_PAIRINGS", "SWISS_TRIES", "circle", "fresh_pairs", "groups", "met_of", "orient",
+           "round_groups", "round_robin", "swiss"]
 
 #: how a room pairs its students
 PAIRINGS = ("arrival", "round-robin", "swiss", "agent")
@@ -76,6 +78,53 @@ def fresh_pairs(order: Sequence[str], met: Mapping[str, set[str]]) -> list[list[
         return None
 
     return pair(list(order))
+
+
+def met_of(played: Iterable[Sequence[str]]) -> dict[str, set[str]]:
+    """Who met whom in ``played`` (each game's players; the first and the last
+    of a game, as two-player games have them), both ways; the agent counts as
+    a player (a student who had the agent once has met it)."""
+    met: dict[str, set[str]] = {}
+    for players in played:
+        a, b = players[0], players[-1]
+        met.setdefault(a, set()).add(b)
+        met.setdefault(b, set()).add(a)
+    return met
+
+
+def round_robin(tokens: Sequence[str], round_: int, played: Sequence[Sequence[str]]) -> list[list[str]]:
+    """Round ``round_`` (from 1) of a round robin of two-player games that
+    keeps its schedule when students join late: the circle method's round
+    (:func:`circle` over ``tokens`` in arrival order) where none of its pairs
+    met before in ``played``; else its fresh pairs stay and the others are
+    paired again among themselves without a rematch, or, if they cannot be,
+    the whole round is paired without a rematch in the circle's order
+    (:func:`fresh_pairs`); only when no pairing without a rematch exists (or
+    none is found within :data:`SWISS_TRIES` tries) is the circle's round
+    played as it is. With nobody late this is exactly the circle method: over
+    ``n - 1`` rounds (``n`` even, the agent making an odd count even)
+    everyone meets everyone once. A late joiner of an odd class takes the
+    agent's place in the circle (arrival order puts them there), so the
+    schedule goes on unchanged.
+
+    Returns:
+        the round's pairs, each ``[first mover, second mover]`` as the circle
+        gives them (:func:`orient` turns a pair that met before).
+    """
+    planned = circle(tokens, round_ - 1)
+    met = met_of(played)
+
+    def fresh(pair: list[str]) -> bool:
+        return pair[1] not in met.get(pair[0], ())
+
+    if all(fresh(p) for p in planned):
+        return planned
+    kept = [p for p in planned if fresh(p)]
+    again = fresh_pairs([t for p in planned if not fresh(p) for t in p], met)
+    if again is not None:
+        return kept + again
+    whole = fresh_pairs([t for p in planned for t in p], met)
+    return whole if whole is not None else planned
 
 
 def swiss(tokens: Sequence[str], n: int, points: Mapping[str, float],
@@ -142,7 +191,7 @@ def round_groups(pairing: str, tokens: Sequence[str], n: int, round_: int, playe
     if pairing == "swiss":
         return swiss(tokens, n, points, played)
     if pairing == "round-robin" and n == 2:
-        return [orient(g, played) for g in circle(tokens, round_ - 1)]
+        return [orient(g, played) for g in round_robin(tokens, round_, played)]
     if pairing == "round-robin":  # more than two a game: turn the seating one place a round
         k = (round_ - 1) % max(1, len(tokens))
         tokens = tokens[k:] + tokens[:k]

@@ -3,8 +3,9 @@ next to the server, so that a class survives a restart of the server.
 
 Tables: ``settings`` (the server's teacher token, whether the class ended),
 ``rooms`` (the game, board and pairing a teacher chose, the teacher's token,
-paused, the round, closed, who the projector names: schema 6), ``seats`` (a student's display name and seat
-token, removed by the teacher or not), ``games`` (the players of each game,
+paused, the round, closed, who the projector names: schema 6), ``seats`` (a
+student's display name and seat token, removed by the teacher or not, and the
+seat's code for getting it back on another device: schema 6), ``games`` (the players of each game,
 seat tokens or the agent, the seats the teacher handed to the agent, and the
 game's save file, :meth:`~gridwidgets.core.Game.to_json`, plus any hidden
 submissions still pending, which a save file leaves out; when it started and
@@ -81,7 +82,8 @@ CREATE TABLE IF NOT EXISTS seats (
     name TEXT NOT NULL,
     joined REAL NOT NULL,
     removed INTEGER NOT NULL DEFAULT 0,
-    student_id TEXT NOT NULL DEFAULT ''
+    student_id TEXT NOT NULL DEFAULT '',
+    reclaim TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE IF NOT EXISTS games (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -150,10 +152,27 @@ _MIGRATE_2 = ["ALTER TABLE seats ADD COLUMN student_id TEXT NOT NULL DEFAULT ''"
 # schema 3 -> 4: the polls and exercise sets' tables, new (made by _SCHEMA's CREATE ... IF NOT EXISTS)
 #: schema 4 -> 5: when each game started (0: unknown, a game written before schema 5)
 _MIGRATE_4 = ["ALTER TABLE games ADD COLUMN started REAL NOT NULL DEFAULT 0"]
-#: schema 5 -> 6: who the projector names (a seat number by default), and a poll's answers shown live or not
-_MIGRATE_5 = ["ALTER TABLE rooms ADD COLUMN projector_names TEXT NOT NULL DEFAULT 'seat'"]
+#: schema 5 -> 6: who the projector names (a seat number by default); a seat's code for getting it back on
+#: another device ('': none yet, the rooms give one on loading); a poll's answers shown live or not (below); and
+#: the rounds of a round pairing's room counted from 1 (:func:`_first_round_is_one`)
+_MIGRATE_5 = ["ALTER TABLE rooms ADD COLUMN projector_names TEXT NOT NULL DEFAULT 'seat'",
+              "ALTER TABLE seats ADD COLUMN reclaim TEXT NOT NULL DEFAULT ''"]
 #: the same for the polls table, which a schema before 4 does not have yet (it is made whole by _SCHEMA)
 _MIGRATE_5_POLLS = ["ALTER TABLE polls ADD COLUMN live INTEGER NOT NULL DEFAULT 0"]
+
+
+def _first_round_is_one(db: sqlite3.Connection) -> None:
+    """Schema 5 -> 6: before schema 6 a round pairing's room ("round-robin",
+    "swiss") opened in round 1 and its teacher's first Next round played round
+    2; now it opens in round 0 and the first round played is round 1. Each
+    such room with no game in round 1 (none started before its first round)
+    has its round and its games' rounds counted one lower."""
+    codes = [row[0] for row in db.execute(
+        "SELECT code FROM rooms WHERE pairing IN ('round-robin', 'swiss') "
+        "AND code NOT IN (SELECT room FROM games WHERE round <= 1)")]
+    for code in codes:
+        db.execute("UPDATE rooms SET round = round - 1 WHERE code = ?", (code,))
+        db.execute("UPDATE games SET round = round - 1 WHERE room = ?", (code,))
 
 
 class StoreError(ValueError):
@@ -306,6 +325,7 @@ class Store:
                     if db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'polls'").fetchone():
                         for sql in _MIGRATE_5_POLLS:
                             db.execute(sql)
+                    _first_round_is_one(db)
                 db.execute(f"PRAGMA application_id={APPLICATION_ID}")
                 db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
                 db.execute("COMMIT")
@@ -359,10 +379,12 @@ class Store:
             self._write("INSERT INTO settings (key, value) VALUES (?, ?) "
                         "ON CONFLICT(key) DO UPDATE SET value = excluded.value", (key, str(value)))
 
-    def add_room(self, code: str, game: str, board: str, pairing: str, agent: str, teacher_token: str) -> None:
-        """Record a new room (round 1, not paused, open)."""
-        self._write("INSERT INTO rooms (code, game, board, pairing, agent, teacher_token, created) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?)", (code, game, board, pairing, agent, teacher_token, self.clock()))
+    def add_room(self, code: str, game: str, board: str, pairing: str, agent: str, teacher_token: str,
+                 round: int = 1) -> None:
+        """Record a new room (in ``round``: 0 for a room whose first round the teacher starts; not paused, open)."""
+        self._write("INSERT INTO rooms (code, game, board, pairing, agent, teacher_token, created, round) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (code, game, board, pairing, agent, teacher_token, self.clock(), int(round)))
 
     def set_room(self, code: str, *, paused: bool, round: int, closed: bool = False) -> None:
         """Record a room's pause, round and whether it is closed."""
@@ -388,10 +410,15 @@ class Store:
                 self._db.execute("ROLLBACK")
                 raise
 
-    def add_seat(self, token: str, room: str, name: str, student_id: str = "") -> None:
-        """Record a student's seat in a room (``student_id``: given at join for grades, or ``""``)."""
-        self._write("INSERT INTO seats (token, room, name, joined, student_id) VALUES (?, ?, ?, ?, ?)",
-                    (token, room, name, self.clock(), student_id))
+    def add_seat(self, token: str, room: str, name: str, student_id: str = "", reclaim: str = "") -> None:
+        """Record a student's seat in a room (``student_id``: given at join for grades, or ``""``;
+        ``reclaim``: the seat's code for getting it back on another device)."""
+        self._write("INSERT INTO seats (token, room, name, joined, student_id, reclaim) VALUES (?, ?, ?, ?, ?, ?)",
+                    (token, room, name, self.clock(), student_id, reclaim))
+
+    def set_reclaim(self, token: str, code: str) -> None:
+        """Record a seat's code for getting it back on another device (a seat of a schema before 6 gets one)."""
+        self._write("UPDATE seats SET reclaim = ? WHERE token = ?", (code, token))
 
     def set_seat(self, token: str, *, name: str, removed: bool) -> None:
         """Record a seat's display name and whether the teacher removed it."""

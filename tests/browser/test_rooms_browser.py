@@ -265,7 +265,7 @@ def test_a_swiss_tournament_of_two_rounds_on_four_devices_has_standings_after_ea
         pages = [join(browser, server, code, name) for name in ("Ann", "Bob", "Cy", "Dee")]
         teacher = teacher_page(browser, server)
         status = '[data-game="gridlock"] [data-role="status"]'
-        for rnd in (2, 3):  # the room opens in round 1, with nobody playing before the teacher starts one
+        for rnd in (1, 2):  # the first round the teacher starts is round 1 (nobody plays before it)
             teacher.get_by_role("button", name="Next round").click()
             for page in pages:
                 page.locator(".gw-seat-name").filter(has_text=f"round {rnd}").wait_for()
@@ -354,6 +354,70 @@ def test_a_reloaded_page_comes_back_to_its_seat_and_a_restarted_server_has_every
         assert "Ann" in pages[0].locator(".gw-seat-name").inner_text()
     finally:
         server.stop()
+
+
+def test_a_closed_page_gets_its_seat_back_from_the_rooms_address_and_another_device_with_the_seat_code(
+        browser, tmp_path):
+    shots = tmp_path / "shots"
+    with RoomsServer(tmp_path / "class.sqlite", game="gridlock", board="4x4") as server:
+        code, ann, bob, teacher = pair_and_teacher(browser, server)
+        ann.locator('[data-gw-seat-kept="yes"]').wait_for(state="attached")  # the device keeps the seat
+        seat_code = ann.locator("b.gw-seat-code").inner_text()
+        assert re.fullmatch(r"[A-HJKMNP-Z2-9]{3}-[A-HJKMNP-Z2-9]{3}", seat_code), seat_code
+        ann.screenshot(path=str(shots / "seat.png"))
+        ann.locator('[data-game="gridlock"] [data-cell="B2"]').click()
+        wait_version(bob, "gridlock", 1)
+        device = ann.context
+        ann.close()  # the tab is closed
+        again = device.new_page()
+        again.goto(f"{server.base}/?room={code}")  # the room's address (the QR code's), no seat in it
+        again.locator(".gw-seat-name").filter(has_text="Ann").wait_for()
+        wait_version(again, "gridlock", 1)  # the same seat, the same game
+        assert "seat=" not in again.url
+        again.close()
+        typed = device.new_page()  # the bare address, typed: the join form offers the seat in one tap
+        typed.goto(server.base + "/")
+        typed.locator(".gw-back-to-seat").filter(has_text=f"Ann in room {code}").click()
+        wait_version(typed, "gridlock", 1)
+        typed.close()
+        by_name = device.new_page()  # or the code and her own name again, on this device: her seat, not a refusal
+        by_name.goto(server.base + "/")
+        by_name.locator(".gw-join-code input").fill(code)
+        by_name.locator(".gw-join-name input").fill("ann")
+        by_name.locator(".gw-join").click()
+        by_name.locator(".gw-seat-name").filter(has_text="Ann").wait_for()
+        wait_version(by_name, "gridlock", 1)
+        # another device: her name is taken, and says how to get the seat back
+        phone = browser.browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+        phone.set_default_timeout(30_000)
+        page = phone.new_page()
+        page.goto(f"{server.base}/?room={code}")
+        page.locator(".gw-join-name input").fill("ann")
+        page.locator(".gw-join").click()
+        page.locator(".gw-join-error").filter(has_text="That name is taken in this room").wait_for()
+        assert "use your seat code" in page.locator(".gw-join-error").inner_text()
+        page.screenshot(path=str(shots / "taken.png"))
+        page.locator(".gw-have-code").click()
+        assert page.locator(".gw-join-code input").input_value() == code
+        page.locator(".gw-reclaim-code input").fill(seat_code.lower().replace("-", " "))
+        page.screenshot(path=str(shots / "reclaim.png"))
+        page.locator(".gw-reclaim").click()
+        page.wait_for_function("location.search.includes('seat=')")
+        page.locator(".gw-seat-name").filter(has_text="Ann").wait_for()
+        wait_version(page, "gridlock", 1)
+        bob.locator('[data-game="gridlock"] [data-cell="D4"]').click()
+        wait_version(page, "gridlock", 2)
+        page.locator('[data-game="gridlock"] [data-cell="A1"]').tap()  # she plays on from the phone
+        wait_version(bob, "gridlock", 3)
+        # the teacher reads the same code from the seat's row; the record is one
+        teacher.locator(".gw-seats-toggle").click()
+        row = teacher.locator(".gw-seat-row").filter(has_text="Ann")
+        row.locator(".gw-show-seat-code").click()
+        assert seat_code in row.locator(".gw-seat-code").inner_text()
+        teacher.screenshot(path=str(shots / "teacher.png"), full_page=True)
+        standings = download_standings(teacher)
+        assert len(standings) == 3 and sum(",Ann," in line for line in standings) == 1
+        assert teacher.locator(".gw-room-game").count() == 1
 
 
 def test_the_teacher_pauses_the_room_and_a_students_click_waits(browser, tmp_path):
