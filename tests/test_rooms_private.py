@@ -136,6 +136,7 @@ def test_a_class_of_schema_5_gets_the_anonymous_projector_and_hidden_polls(db):
     with sqlite3.connect(db) as old:  # as schema 5 wrote it
         old.execute("ALTER TABLE rooms DROP COLUMN projector_names")
         old.execute("ALTER TABLE polls DROP COLUMN live")
+        old.execute("ALTER TABLE seats DROP COLUMN reclaim")
         old.execute("PRAGMA user_version=5")
     again = Rooms(Store(db)).room(room.code)
     assert again.projector_names == "seat" and again.poll is not None and not again.poll.live_answers

@@ -270,6 +270,8 @@ def test_a_schema_5_class_keeps_its_rounds_counted_from_one_and_its_seats_get_co
         db.execute("UPDATE rooms SET round = round + 1 WHERE code IN (?, ?)", (rr.code, idle.code))
         db.execute("UPDATE games SET round = round + 1 WHERE room = ?", (rr.code,))
         db.execute("ALTER TABLE seats DROP COLUMN reclaim")
+        db.execute("ALTER TABLE rooms DROP COLUMN projector_names")
+        db.execute("ALTER TABLE polls DROP COLUMN live")
         db.execute("PRAGMA user_version=5")
     again = Rooms(Store(path))
     with sqlite3.connect(path) as db:
