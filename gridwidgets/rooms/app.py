@@ -13,8 +13,11 @@ session again (:meth:`~gridwidgets.rooms.Rooms.teacher_key`).
 Imported only by the server (:mod:`gridwidgets.rooms.server`), in the one
 process that holds every game. A page never holds a game: it shows the
 room's shared game through its own board (:func:`~gridwidgets.rooms.board.room_board`)
-and redraws the rest when the room's ``version`` changes (checked a few
-times a second by a thread of the page). Every page carries a watcher
+and redraws the rest when the room changes: a thread of the page waits on the
+room's change signal (:class:`~gridwidgets.rooms.model.Changes`), which every
+change notifies, so a change reaches every page at once (a push, no timer).
+A teacher's button shows it was pressed at once, in the page itself (dimmed,
+outlined, ``aria-busy``), until the server's answer redraws it. Every page carries a watcher
 (:class:`ConnectionWatch`) that says so when the connection to the server is
 lost and reloads the page once the server answers again, so a restart or a
 network drop needs nobody to press reload.
@@ -22,8 +25,10 @@ network drop needs nobody to press reload.
 
 from __future__ import annotations
 
+import os
 import sys
 import threading
+import time
 import traceback
 from collections import OrderedDict
 from collections.abc import Callable
@@ -39,7 +44,7 @@ import traitlets
 from ..menu import AGENTS, games_menu
 from . import activities
 from .board import room_board
-from .model import PAIRINGS, ROUND_PAIRINGS, Room, RoomError, RoomGame, Rooms
+from .model import PAIRINGS, ROUND_PAIRINGS, Changes, Room, RoomError, RoomGame, Rooms
 from .pageutil import log_page_error as _log
 from .pageutil import safe_action as _safe
 from .server import current_rooms, page_info, students_address
@@ -48,8 +53,12 @@ from .server import current_rooms, page_info, students_address
 PAIRING_LABELS = {"arrival": "Pairs in arrival order", "round-robin": "Round robin (the teacher starts each round)",
                   "swiss": "Swiss: equal points meet (the teacher starts each round)",
                   "agent": "Each student against an agent"}
-#: seconds between two looks at a room's version (a student's page, the teacher's)
-STUDENT_POLL, TEACHER_POLL = 0.2, 0.5
+#: seconds a page's thread waits for a change before it looks whether the page is gone (changes are pushed:
+#: this delays no update); the environment variable ``GRIDWIDGETS_PAGE_STOP_CHECK`` sets it (tests make it long)
+STOP_CHECK = float(os.environ.get("GRIDWIDGETS_PAGE_STOP_CHECK") or 1.0)
+#: the least seconds between two redraws of a page that shows every game (the teacher's, the projector): the
+#: first change is drawn at once, a burst of moves at most this often
+MIN_REDRAW = 0.1
 #: the small boards of the teacher's page, drawn once per game and version
 _PICTURES: OrderedDict[tuple[int, int], str] = OrderedDict()
 _PICTURES_LOCK = threading.Lock()
@@ -88,6 +97,15 @@ _CSS = """
 .theme--dark .gw-rooms .v-btn.gw-join:focus-visible { outline-color: #93c5fd; }
 .gw-choice .v-btn, .gw-seats-toggle.v-btn, .gw-open-toggle.v-btn { text-transform: none; letter-spacing: normal; }
 .gw-seats-toggle.v-btn, .gw-open-toggle.v-btn { align-self: flex-start; }
+/* a teacher's button pressed, until the server's answer redraws the page (_WATCH_ESM) */
+.gw-rooms .v-btn.gw-pressed { outline: 3px solid #1d4ed8 !important; outline-offset: 2px; opacity: .6;
+           cursor: progress; }
+.gw-rooms .v-btn.gw-pressed::after { content: ""; display: inline-block; width: .9em; height: .9em; margin-left: 6px;
+           border: 2px solid currentColor; border-right-color: transparent; border-radius: 50%;
+           animation: gw-spin .7s linear infinite; opacity: 1; background: none; position: static; }
+@keyframes gw-spin { to { transform: rotate(360deg); } }
+.gw-confirm-remove { display: inline-flex; gap: 8px; align-items: center; flex-wrap: wrap;
+           border: 1px solid #b91c1c; border-radius: 6px; padding: 2px 8px; }
 """ + activities.CSS
 #: the watcher's script (:class:`ConnectionWatch`): says the connection is lost, reloads once the server answers
 _WATCH_ESM = r"""
@@ -105,6 +123,40 @@ function render({ el }) {
     if (join && !join.disabled) { ev.preventDefault(); join.click(); }
   };
   document.addEventListener("keydown", onKey);
+  // a button pressed shows it at once (before the server answers): dimmed, outlined, a spinner, aria-busy;
+  // cleared when the server's answer changes the page (or after 10 s without one)
+  let pressed = null, pressedAt = 0, settle = null;
+  const unpress = () => {
+    if (!pressed) return;
+    pressed.classList.remove("gw-pressed"); pressed.removeAttribute("aria-busy"); pressed = null;
+  };
+  const onPress = (ev) => {
+    const btn = ev.target && ev.target.closest && ev.target.closest(".gw-rooms .v-btn");
+    if (!btn || btn.disabled || btn.classList.contains("v-btn--disabled")) return;
+    unpress();
+    pressed = btn; pressedAt = performance.now();
+    btn.classList.add("gw-pressed"); btn.setAttribute("aria-busy", "true");
+  };
+  const onClick = (ev) => { if (!pressed) onPress(ev); };  // a click without a pointer (the keyboard)
+  document.addEventListener("pointerdown", onPress, true);
+  document.addEventListener("click", onClick, true);
+  // not the server's answer: our own marks, the button's ripple, the games' cards (moved on by the students)
+  const noise = (r) => {
+    const t = r.target.nodeType === 1 ? r.target : r.target.parentElement;
+    if (!t) return true;
+    if (t === pressed && r.type === "attributes" && (r.attributeName === "class" || r.attributeName === "aria-busy"))
+      return true;
+    if (t.closest(".v-ripple__container, .gw-room-game, .gw-reconnect")) return true;
+    const nodes = [...r.addedNodes, ...r.removedNodes];
+    return nodes.length > 0 && nodes.every((n) => n.nodeType === 1 && n.classList.contains("v-ripple__container"));
+  };
+  const seen = new MutationObserver((records) => {
+    if (!pressed || !records.some((r) => !noise(r))) return;
+    clearTimeout(settle);
+    settle = setTimeout(unpress, 80);  // the answer's redraw done
+  });
+  seen.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+  const giveUp = setInterval(() => { if (pressed && performance.now() - pressedAt > 10000) unpress(); }, 1000);
   const bar = document.createElement("div");
   bar.className = "gw-reconnect";
   bar.setAttribute("role", "status");
@@ -135,7 +187,11 @@ function render({ el }) {
     } catch (e) { /* the server is not back yet */ } finally { asking = false; }
   };
   const timer = setInterval(tick, 1000);
-  return () => { clearInterval(timer); bar.remove(); document.removeEventListener("keydown", onKey); };
+  return () => {
+    clearInterval(timer); clearInterval(giveUp); seen.disconnect(); bar.remove();
+    document.removeEventListener("keydown", onKey); document.removeEventListener("pointerdown", onPress, true);
+    document.removeEventListener("click", onClick, true);
+  };
 }
 export default { render };
 """
@@ -171,24 +227,39 @@ def _query(router: Any) -> dict[str, str]:
         return {}
 
 
-def use_version(get: Any, interval: float) -> Any:
-    """Re-render when ``get()`` changes (compared with ``!=``): a thread of the
-    page looks every ``interval`` seconds (and stops when the page goes)."""
+def use_changes(changes: Changes, get: Callable[[], Any], min_redraw: float = 0.0) -> Any:
+    """Re-render when ``get()`` changes (compared with ``!=``), as soon as the
+    room pushes a change: a thread of the page waits on ``changes`` (a room's
+    :attr:`~gridwidgets.rooms.Room.changes`, or every room's
+    :attr:`~gridwidgets.rooms.Rooms.changes`), reads ``get()`` once woken,
+    and stops when the page goes (it looks every :data:`STOP_CHECK` seconds).
+    ``min_redraw``: the least seconds between two redraws (a burst of changes
+    is drawn at once, then at most that often). Nothing here holds a lock of
+    the room: waiting holds up no change."""
     version, set_version = solara.use_state(get())
 
-    def poll(cancel: threading.Event) -> None:
-        last = get()
-        while not cancel.wait(interval):
+    def follow(cancel: threading.Event) -> None:
+        seen, last, drawn = changes.count, version, 0.0
+        while not cancel.is_set():
             try:
                 now = get()
             except Exception:
                 _log("a page's look at its room failed")
-                continue
+                now = last
             if now != last:
                 last = now
                 set_version(now)
+                drawn = time.monotonic()
+            count = changes.wait(seen, STOP_CHECK)
+            if count == seen:
+                continue
+            seen = count
+            gap = min_redraw - (time.monotonic() - drawn)
+            if gap > 0 and cancel.wait(gap):
+                return
+            seen = changes.count  # the changes of the gap are in the look that follows
 
-    solara.use_thread(poll, dependencies=[], intrusive_cancel=False)
+    solara.use_thread(follow, dependencies=[changes], intrusive_cancel=False)
     return version
 
 
@@ -302,7 +373,7 @@ def _seat_key(room: Room, token: str) -> tuple[Any, ...]:
 
 @solara.component
 def SeatView(room: Room, token: str) -> None:
-    key = use_version(lambda: _seat_key(room, token), STUDENT_POLL)
+    key = use_changes(room.changes, lambda: _seat_key(room, token))
     seat = room.seats.get(token)
     if seat is None:  # removed while the page was open
         _p("The teacher took this seat out of the room.", "gw-removed")
@@ -415,7 +486,7 @@ def NotTeacher(rooms: Rooms, refused: bool) -> None:
 
 @solara.component
 def TeacherView(rooms: Rooms, session: str, on_end: Any) -> None:
-    version = use_version(lambda: _rooms_version(rooms), TEACHER_POLL)
+    version = use_changes(rooms.changes, lambda: _rooms_version(rooms), MIN_REDRAW)
     all_rooms = rooms.rooms()
     selected, set_selected = solara.use_state(all_rooms[-1].code if all_rooms else "")
     confirm_end, set_confirm_end = solara.use_state(False)
@@ -566,10 +637,19 @@ def RoomPanel(room: Room, key: Callable[[], str], rooms: Rooms, version: Any) ->
         _p(f"Students open <b>{escape(students_address())}</b> and type <b>{room.code}</b> (or scan the "
            "projector view's QR code).")
         with solara.Row(style={"gap": "12px", "flex-wrap": "wrap"}):
-            solara.Button("Resume" if room.paused else "Pause",
-                          on_click=_safe(lambda: room.set_paused(key(), not room.paused), set_error),
-                          color="warning" if not room.paused else "success", classes=["gw-pause"])
-            solara.Button("Next round", on_click=_safe(lambda: room.next_round(key()), set_error),
+            # two states, two buttons (each sets its state: a second click changes nothing), and the one
+            # that does nothing now disabled
+            solara.Button("Pause", on_click=_safe(lambda: room.set_paused(key(), True), set_error),
+                          color="warning", classes=["gw-pause"], disabled=room.paused or room.closed)
+            solara.Button("Resume", on_click=_safe(lambda: room.set_paused(key(), False), set_error),
+                          color="success", classes=["gw-resume"], disabled=not room.paused or room.closed)
+            shown_round = room.round  # a second click on the round the page showed starts nothing more
+
+            def next_round() -> None:
+                if room.round == shown_round:
+                    room.next_round(key())
+
+            solara.Button("Next round", on_click=_safe(next_round, set_error),
                           classes=["gw-next-round"], disabled=not room.seats)
             solara.Button("Start the waiting with agents", on_click=_safe(lambda: room.fill_with_agents(key()),
                                                                           set_error),
@@ -589,7 +669,7 @@ def RoomPanel(room: Room, key: Callable[[], str], rooms: Rooms, version: Any) ->
         if show_exercises or room.assignment is not None:
             activities.ExercisePanel(room, key, version)
         if room.paused:
-            solara.Warning("Paused: the students' moves are refused until you resume.")
+            solara.Warning("Paused: the students' moves are refused until you resume.", classes=["gw-paused"])
         Seats(room, key, version)
         with solara.Div(classes=_games_classes(room)):
             for rg in games:
@@ -602,13 +682,31 @@ def RoomPanel(room: Room, key: Callable[[], str], rooms: Rooms, version: Any) ->
 
 @solara.component
 def Seats(room: Room, key: Callable[[], str], version: Any) -> None:
-    """The room's students: rename or remove each (the agent takes over a
-    removed student's game)."""
+    """The room's students: rename or remove each (after a confirmation; the
+    agent takes over a removed student's game), and undo the last removal."""
     names = [s.name for s in room.seats.values()]
     waiting = [s.name for s in room.waiting()]
     solara.HTML(tag="p", unsafe_innerHTML=f"{len(names)} student{'s' if len(names) != 1 else ''}"
                 + (f" · waiting: {_names(waiting)}" if waiting else ""), classes=["gw-seated"])
     open_, set_open = solara.use_state(False)
+    removed, set_removed = solara.use_state(("", ""))  # the last seat removed here: (token, name)
+    undo_error, set_undo_error = solara.use_state("")
+
+    def undo() -> None:
+        room.restore_seat(key(), removed[0])
+        set_removed(("", ""))
+        set_undo_error("")
+
+    if removed[0] and removed[0] in room.former:
+        with solara.Row(style={"align-items": "center", "gap": "12px", "flex-wrap": "wrap"},
+                        classes=["gw-removed-undo"]):
+            solara.HTML(tag="span", unsafe_innerHTML=f"{_names([removed[1]])} removed (the agent plays their game).",
+                        attributes={"role": "status"})
+            solara.Button("Undo", on_click=_safe(undo, set_undo_error), small=True, outlined=True,
+                          classes=["gw-undo-remove"])
+            solara.Button("Dismiss", on_click=lambda: set_removed(("", "")), small=True, text=True)
+        if undo_error:
+            solara.Error(undo_error)
     if not room.seats:
         return
     solara.Button(("Hide the students" if open_ else "Students: rename or remove"), text=True,
@@ -617,12 +715,14 @@ def Seats(room: Room, key: Callable[[], str], version: Any) -> None:
     if open_:
         with solara.Div(classes=["gw-seats"]):
             for seat in list(room.seats.values()):
-                SeatRow(room, seat.token, seat.name, key)
+                SeatRow(room, seat.token, seat.name, key, set_removed).key(seat.token)
 
 
 @solara.component
-def SeatRow(room: Room, token: str, name: str, key: Callable[[], str]) -> None:
+def SeatRow(room: Room, token: str, name: str, key: Callable[[], str],
+            on_removed: Callable[[tuple[str, str]], None]) -> None:
     editing, set_editing = solara.use_state(False)
+    confirming, set_confirming = solara.use_state(False)
     new_name, set_new_name = solara.use_state(name)
     error, set_error = solara.use_state("")
 
@@ -630,6 +730,11 @@ def SeatRow(room: Room, token: str, name: str, key: Callable[[], str]) -> None:
         room.rename_seat(key(), token, new_name)
         set_error("")
         set_editing(False)
+
+    def remove() -> None:
+        room.remove_seat(key(), token)
+        set_confirming(False)
+        on_removed((token, name))
 
     with solara.Row(style={"align-items": "center", "gap": "8px", "flex-wrap": "wrap"}, classes=["gw-seat-row"]):
         if editing:
@@ -640,8 +745,16 @@ def SeatRow(room: Room, token: str, name: str, key: Callable[[], str]) -> None:
             solara.HTML(tag="span", unsafe_innerHTML=_names([name]), classes=["gw-seat-label"])
             solara.Button("Rename", on_click=lambda: (set_new_name(name), set_editing(True)), small=True, text=True,
                           classes=["gw-rename"])
-            solara.Button("Remove", on_click=_safe(lambda: room.remove_seat(key(), token), set_error), small=True,
-                          text=True, classes=["gw-remove"])
+            if confirming:
+                with solara.Div(classes=["gw-confirm-remove"], attributes={"role": "group"}):
+                    solara.HTML(tag="span", unsafe_innerHTML=f"Remove {_names([name])}? Their game goes to the agent.")
+                    solara.Button("Remove", on_click=_safe(remove, set_error), small=True, color="error",
+                                  classes=["gw-remove-confirm"])
+                    solara.Button("Cancel", on_click=lambda: set_confirming(False), small=True, text=True,
+                                  classes=["gw-remove-cancel"])
+            else:
+                solara.Button("Remove", on_click=lambda: set_confirming(True), small=True, text=True,
+                              classes=["gw-remove"])
         if error:
             solara.Text(error, style={"color": "#b91c1c"})
 
@@ -650,10 +763,24 @@ def SeatRow(room: Room, token: str, name: str, key: Callable[[], str]) -> None:
 def GameCard(room: Room, rg: RoomGame, key: Callable[[], str], on_replay: Any, version: Any) -> None:
     g = rg.game
     with g.lock:
-        over, to_move, status = g.is_over, g.players_to_move, g.status()
+        over, to_move, status, shown = g.is_over, g.players_to_move, g.status(), g.version
     names = " vs ".join(escape(room.player_name(rg, p)) for p in range(len(rg.players)))
     mover = (" · to move: " + ", ".join(escape(room.player_name(rg, p)) for p in to_move)) if to_move else ""
     classes = ["gw-room-game"] + ([] if over else ["gw-to-move"])
+    # each action acts on the game as the page showed it (``shown``, its version): a second click does nothing more
+
+    def undo() -> None:
+        if g.version == shown:
+            room.teacher_undo(key(), rg.id)
+
+    def hand(p: int) -> None:
+        if p not in rg.handed:
+            room.hand_to_agent(key(), rg.id, p)
+
+    def give_back(p: int) -> None:
+        if p in rg.handed:
+            room.give_back(key(), rg.id, p)
+
     with solara.Div(classes=classes, attributes={"data-game-id": str(rg.id)}):
         solara.HTML(tag="p", unsafe_innerHTML=names + mover, classes=["gw-caption", "gw-names"])
         solara.HTML(tag="div", unsafe_innerHTML=_picture(rg))
@@ -662,7 +789,7 @@ def GameCard(room: Room, rg: RoomGame, key: Callable[[], str], on_replay: Any, v
             return
         with solara.Row(style={"gap": "8px", "flex-wrap": "wrap"}):
             solara.Button("Replay", on_click=lambda: on_replay(rg.id), small=True, text=True)
-            solara.Button("Undo", on_click=_safe(lambda: room.teacher_undo(key(), rg.id)), small=True, text=True,
+            solara.Button("Undo", on_click=_safe(undo), small=True, text=True,
                           disabled=not g.steps or room.closed)
             if not over:
                 for p, token in enumerate(rg.players):
@@ -671,11 +798,11 @@ def GameCard(room: Room, rg: RoomGame, key: Callable[[], str], on_replay: Any, v
                     who = room.name_of(token)
                     if p in rg.handed:
                         solara.Button(f"{who} plays again", small=True, text=True, classes=["gw-give-back"],
-                                      on_click=_safe(lambda p=p: room.give_back(key(), rg.id, p)),
+                                      on_click=_safe(lambda p=p: give_back(p)),
                                       disabled=token not in room.seats)
                     else:
                         solara.Button(f"Agent plays {who}", small=True, text=True, classes=["gw-hand-to-agent"],
-                                      on_click=_safe(lambda p=p: room.hand_to_agent(key(), rg.id, p)))
+                                      on_click=_safe(lambda p=p: hand(p)))
 
 
 @solara.component
@@ -811,7 +938,7 @@ def ProjectorPage() -> None:
 
 @solara.component
 def ProjectorView(rooms: Rooms) -> None:
-    version = use_version(lambda: _rooms_version(rooms), TEACHER_POLL)
+    version = use_changes(rooms.changes, lambda: _rooms_version(rooms), MIN_REDRAW)
     all_rooms = [r for r in rooms.rooms() if not r.closed]
     selected, set_selected = solara.use_state(all_rooms[-1].code if all_rooms else "")
     show_results, set_show_results = solara.use_state(False)
@@ -839,7 +966,7 @@ def ProjectorView(rooms: Rooms) -> None:
     solara.HTML(tag="p", unsafe_innerHTML=f"<b>{len(names)} joined:</b> {_names(names) or 'nobody yet'}",
                 classes=["gw-joined", "gw-names"])
     if room.paused:
-        solara.Warning("The room is paused.")
+        solara.Warning("The room is paused.", classes=["gw-paused"])
     with solara.Div(classes=_games_classes(room)):
         for rg in [g for g in room.games if g.round == room.round]:
             GameCard(room, rg, None, None, (rg.game.version, tuple(sorted(rg.handed))))

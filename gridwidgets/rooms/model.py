@@ -67,8 +67,8 @@ from .pairing import AGENT, PAIRINGS, ROUND_PAIRINGS
 from .polls import Poll
 from .store import Store, StoreError
 
-__all__ = ["AGENT", "CODE_ALPHABET", "JOIN_LIMITS", "MAX_NAME", "PAIRINGS", "ROUND_PAIRINGS", "Assignment", "Room",
-           "RoomError", "RoomGame", "Rooms", "Seat"]
+__all__ = ["AGENT", "CODE_ALPHABET", "JOIN_LIMITS", "MAX_NAME", "PAIRINGS", "ROUND_PAIRINGS", "Assignment", "Changes",
+           "Room", "RoomError", "RoomGame", "Rooms", "Seat"]
 
 #: the letters of a room code: no 0/O, 1/I/L, easy to read aloud and type
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -106,6 +106,36 @@ class _Bucket:
 
     def full(self) -> bool:
         return self.level + (time.monotonic() - self.stamp) / self.every >= self.burst
+
+
+class Changes:
+    """A change signal: a counter and a condition. :meth:`notify` counts a
+    change and wakes every waiter at once; :meth:`wait` blocks until the count
+    differs from what the waiter last saw (or ``timeout`` seconds pass).
+
+    The condition's lock is held only to read or bump the counter: a waiter
+    calls nothing while holding it, so no page can hold up the notifier (a
+    change of a room, made under the room's lock), and the notifier calls
+    into no page (``notify_all`` only)."""
+
+    __slots__ = ("_cond", "count")
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition(threading.Lock())
+        #: how many changes so far
+        self.count = 0
+
+    def notify(self) -> None:
+        """Count a change and wake every waiter."""
+        with self._cond:
+            self.count += 1
+            self._cond.notify_all()
+
+    def wait(self, last: int, timeout: float | None = None) -> int:
+        """Block until the count is not ``last`` or ``timeout`` seconds passed; return the count."""
+        with self._cond:
+            self._cond.wait_for(lambda: self.count != last, timeout)
+            return self.count
 
 
 @dataclass(frozen=True)
@@ -202,6 +232,12 @@ class Room:
     _joins: _Bucket = field(default_factory=lambda: _Bucket(*JOIN_LIMITS["room"]), repr=False)
     #: called after every change of the room or its games (the server wakes its agents)
     on_change: Callable[[], None] = field(default=lambda: None, repr=False)
+    #: notified at every change of the room or its games: each page of the room waits on it (a push, no timer)
+    changes: Changes = field(default_factory=Changes, repr=False)
+    #: the signal of every room of the server (:attr:`Rooms.changes`), notified too
+    class_changes: Changes | None = field(default=None, repr=False)
+    #: per removed seat token, the games its removal handed to the agent (what :meth:`restore_seat` gives back)
+    _removal_handed: dict[str, set[int]] = field(default_factory=dict, repr=False)
     #: the class polls asked in this room, oldest first (:mod:`gridwidgets.rooms.polls`)
     polls: list[Poll] = field(default_factory=list)
     #: the exercise sets given to this room, oldest first (the last one not ended is on the screens)
@@ -218,8 +254,13 @@ class Room:
         return n
 
     def changed(self) -> None:
-        """Count a change of the room or its games and tell :attr:`on_change` (the caller holds :attr:`lock`)."""
+        """Count a change of the room or its games, wake every page waiting on
+        :attr:`changes` (and :attr:`class_changes`) and tell :attr:`on_change`
+        (the caller holds :attr:`lock`; no page is called from here)."""
         self.version += 1
+        self.changes.notify()
+        if self.class_changes is not None:
+            self.class_changes.notify()
         self.on_change()
 
     # -- students ------------------------------------------------------------
@@ -367,9 +408,13 @@ class Room:
             raise RoomError("only the teacher may do that")
 
     def set_paused(self, teacher_token: str, paused: bool) -> None:
-        """Pause or resume the room (moves refused while paused)."""
+        """Pause (``paused=True``) or resume the room (moves refused while
+        paused). Sets a state, never toggles: asking twice for the same state
+        leaves it so (nothing written, no change counted the second time)."""
         self.check_teacher(teacher_token)
         with self.lock:
+            if self.paused == bool(paused):
+                return
             self.paused = bool(paused)
             self.save()
             self.changed()
@@ -481,14 +526,49 @@ class Room:
         self.check_teacher(teacher_token)
         with self.lock:
             seat = self.seat(token)
+            handed = set()
             for rg in self.games:
                 p = rg.player_of(token)
-                if p is not None and not rg.game.is_over:
+                if p is not None and not rg.game.is_over and p not in rg.handed:
                     self._hand(rg, p)
+                    handed.add(rg.id)
             self.store.set_seat(token, name=seat.name, removed=True)
             del self.seats[token]
             self.former[token] = seat
+            self._removal_handed[token] = handed
             self.changed()
+
+    def restore_seat(self, teacher_token: str, token: str) -> Seat:
+        """Undo :meth:`remove_seat`: the seat of ``token`` is back in the room
+        (its page plays again, under its name), and each game its removal
+        handed to the agent that is still going on is given back to it (after
+        a restart, which forgets what the removal handed, every such game of
+        the seat still going on). Returns the seat.
+
+        Raises:
+            RoomError: without the teacher token, a token never removed from
+                this room, or the room closed.
+            ValueError: another student took a name alike meanwhile (rename one of them first).
+        """
+        self.check_teacher(teacher_token)
+        with self.lock:
+            self._check_not_closed()
+            seat = self.former.get(token) if isinstance(token, str) else None
+            if seat is None:
+                raise RoomError("no removed seat of that token in this room")
+            self._check_name_free(seat.name, but=token)
+            handed = self._removal_handed.pop(token, None)
+            for rg in self.games:
+                p = rg.player_of(token)
+                if p is None or p not in rg.handed or rg.game.is_over or (handed is not None and rg.id not in handed):
+                    continue
+                rg.handed.discard(p)
+                self.store.set_handed(rg.id, sorted(rg.handed))
+            self.store.set_seat(token, name=seat.name, removed=False)
+            del self.former[token]
+            self.seats[token] = seat
+            self.changed()
+            return seat
 
     def hand_to_agent(self, teacher_token: str, game_id: int, player: int) -> None:
         """The agent plays ``player`` of game ``game_id`` from now on (a laptop
@@ -784,6 +864,9 @@ class Rooms:
         self._lock = threading.Lock()
         self._addresses: dict[str, _Bucket] = {}
         self._on_change: Callable[[], None] = lambda: None
+        #: notified at every change of any room (and of the class: a room opened, the class ended); the
+        #: teacher's and the projector's pages wait on it
+        self.changes = Changes()
         store.setting("teacher_token", lambda: secrets.token_urlsafe(16))
         self._restore()
 
@@ -863,6 +946,7 @@ class Rooms:
                 room.changed()
         self.store.set_setting("ended", repr(time.time()))
         self.new_teacher_token()  # never shown: the old one opens nothing
+        self.changes.notify()  # the pages read `ended` now
 
     def reopen(self) -> str:
         """Open an ended class again (its rooms open, a new teacher token, which is returned)."""
@@ -872,7 +956,9 @@ class Rooms:
                 room.save()
                 room.changed()
         self.store.set_setting("ended", None)
-        return self.new_teacher_token()
+        token = self.new_teacher_token()
+        self.changes.notify()
+        return token
 
     def join_allowed(self, address: str) -> bool:
         """Whether a device at ``address`` may join now (:data:`JOIN_LIMITS`); counts the join."""
@@ -910,9 +996,11 @@ class Rooms:
         with self._lock:
             code = self._new_code()
             token = teacher_token if isinstance(teacher_token, str) and teacher_token else secrets.token_urlsafe(16)
-            room = Room(code, game, board, pairing, agent, token, self.store, on_change=self._on_change)
+            room = Room(code, game, board, pairing, agent, token, self.store, on_change=self._on_change,
+                        class_changes=self.changes)
             self.store.add_room(code, game, board, pairing, agent, room.teacher_token)
             self._rooms[code] = room
+        self.changes.notify()
         self._on_change()
         return room
 
@@ -970,7 +1058,7 @@ class Rooms:
                                  "this gridwidgets does not have: pass another --db")
             self._rooms[r["code"]] = Room(r["code"], r["game"], r["board"], r["pairing"], r["agent"],
                                           r["teacher_token"], self.store, bool(r["paused"]), int(r["round"]),
-                                          bool(r["closed"]))
+                                          bool(r["closed"]), class_changes=self.changes)
         for s in data["seats"]:
             room = self._room_of(s["room"], "seat")
             seat = Seat(s["token"], s["name"], s["room"], s.get("student_id") or "")
