@@ -409,8 +409,9 @@ def SeatView(room: Room, token: str) -> None:
         solara.Info("The agent plays your seat now (the teacher's choice); the game goes on.", classes=["gw-handed"])
     opponents = [room.player_name(rg, p) for p in range(len(rg.players)) if p != player]
     _p(f"You play <b>{escape(rg.game.player_label(player))}</b> against {_names(opponents)}.", "gw-you-play")
-    SeatBoard(room, rg, player, player in rg.handed)
-    UndoRow(room, rg, token, key)
+    # keyed: a banner shown or hidden above it (paused, handed) does not make the board anew
+    SeatBoard(room, rg, player, player in rg.handed).key(f"board-{rg.id}")
+    UndoRow(room, rg, token, key).key(f"undo-{rg.id}")
 
 
 @solara.component
@@ -660,24 +661,28 @@ def RoomPanel(room: Room, key: Callable[[], str], rooms: Rooms, version: Any) ->
                           classes=["gw-ask-class"], disabled=room.closed)
             solara.Button("Hide exercises" if show_exercises else "Exercises…", outlined=True,
                           on_click=lambda: set_show_exercises(not show_exercises), classes=["gw-show-exercises"])
+        # each part that comes and goes has a key, and so has each game's card: a part shown or hidden
+        # (Pause's banner, a poll) moves no other part, whose widgets would otherwise be made anew (the
+        # main cost of a teacher's click with 30 games: some 300 widgets made for one banner)
         if error:
-            solara.Error(error, classes=["gw-teacher-error"])
+            solara.Error(error, classes=["gw-teacher-error"]).key("error")
         if asking:
-            activities.AskClass(room, key, lambda: set_asking(False))
+            activities.AskClass(room, key, lambda: set_asking(False)).key("ask")
         if room.poll is not None:
-            activities.PollPanel(room, room.poll, key, (version, room.poll.version))
+            activities.PollPanel(room, room.poll, key, (version, room.poll.version)).key("poll")
         if show_exercises or room.assignment is not None:
-            activities.ExercisePanel(room, key, version)
+            activities.ExercisePanel(room, key, version).key("exercises")
         if room.paused:
-            solara.Warning("Paused: the students' moves are refused until you resume.", classes=["gw-paused"])
-        Seats(room, key, version)
-        with solara.Div(classes=_games_classes(room)):
+            solara.Warning("Paused: the students' moves are refused until you resume.",
+                           classes=["gw-paused"]).key("paused")
+        Seats(room, key, version).key("seats")
+        with solara.Div(classes=_games_classes(room)).key("games"):
             for rg in games:
-                GameCard(room, rg, key, set_replay, (rg.game.version, tuple(sorted(rg.handed))))
+                GameCard(room, rg, key, set_replay, (rg.game.version, tuple(sorted(rg.handed)))).key(f"game-{rg.id}")
         if replay:
-            Replay(room, replay, set_replay)
+            Replay(room, replay, set_replay).key("replay")
         if show_results:
-            Results(room, rooms, version)
+            Results(room, rooms, version).key("results")
 
 
 @solara.component
@@ -948,11 +953,13 @@ def ProjectorView(rooms: Rooms) -> None:
     codes = [r.code for r in all_rooms]
     room = rooms.room(selected if selected in codes else codes[-1])
     if len(codes) > 1:
-        solara.ToggleButtonsSingle(value=room.code, values=codes, on_value=set_selected, classes=["gw-room-tabs"])
+        solara.ToggleButtonsSingle(value=room.code, values=codes, on_value=set_selected,
+                                   classes=["gw-room-tabs"]).key("tabs")
     join = _join_url(room)
+    # keys: a part shown or hidden (a poll, the paused banner) moves no other part (see RoomPanel)
     if room.poll is not None:  # a poll is what the class looks at: first, its board as large as the window allows
-        activities.PollPanel(room, room.poll, None, (version, room.poll.version))
-    with solara.Div(classes=["gw-projector-head"]):
+        activities.PollPanel(room, room.poll, None, (version, room.poll.version)).key("poll")
+    with solara.Div(classes=["gw-projector-head"]).key("head"):
         solara.HTML(tag="div", unsafe_innerHTML=_qr_svg(join), classes=["gw-qr"])
         with solara.Column(gap="4px"):
             _p("Open this address on your phone or laptop (or scan the code):")
@@ -966,10 +973,10 @@ def ProjectorView(rooms: Rooms) -> None:
     solara.HTML(tag="p", unsafe_innerHTML=f"<b>{len(names)} joined:</b> {_names(names) or 'nobody yet'}",
                 classes=["gw-joined", "gw-names"])
     if room.paused:
-        solara.Warning("The room is paused.", classes=["gw-paused"])
-    with solara.Div(classes=_games_classes(room)):
+        solara.Warning("The room is paused.", classes=["gw-paused"]).key("paused")
+    with solara.Div(classes=_games_classes(room)).key("games"):
         for rg in [g for g in room.games if g.round == room.round]:
-            GameCard(room, rg, None, None, (rg.game.version, tuple(sorted(rg.handed))))
+            GameCard(room, rg, None, None, (rg.game.version, tuple(sorted(rg.handed)))).key(f"game-{rg.id}")
     solara.Button("Hide results" if show_results else "Show results", on_click=lambda: set_show_results(
         not show_results), outlined=True, classes=["gw-show-results"])
     if show_results:
