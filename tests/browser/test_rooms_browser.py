@@ -515,8 +515,9 @@ def test_the_teacher_renames_removes_and_hands_a_seat_to_the_agent_from_the_page
         ann.locator('[data-game="gridlock"] [data-role="message"]').filter(has_text="agent plays this seat").wait_for()
         teacher.locator(".gw-room-game").first.get_by_role("button", name="Ann plays again").click()
         ann.locator(".gw-handed").wait_for(state="detached", timeout=10_000)
-        # Robert leaves: removed, his game goes on with the agent
+        # Robert leaves: removed (once the teacher confirms), his game goes on with the agent
         teacher.locator(".gw-seat-row").filter(has_text="Robert").get_by_role("button", name="Remove").click()
+        teacher.locator(".gw-seat-row").filter(has_text="Robert").locator(".gw-remove-confirm").click()
         bob.get_by_text("took this seat out of the room").first.wait_for(timeout=10_000)
         assert bob.locator("[data-game]").count() == 0
         teacher.locator(".gw-room-game").first.filter(has_text="Robert (agent)").wait_for(timeout=10_000)
