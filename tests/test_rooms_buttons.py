@@ -87,7 +87,7 @@ def test_restore_seat_refuses_what_it_cannot_do_and_changes_nothing(rooms):
 def test_restore_seat_after_a_restart_gives_back_its_games_still_going_on(rooms):
     room = rooms.create("gridlock")
     ann, _bob = room.join("Ann"), room.join("Bob")
-    rg, p = room.game_of(ann.token)
+    rg, _p = room.game_of(ann.token)
     room.remove_seat(room.teacher_token, ann.token)
     again = Rooms(Store(rooms.store.path)).room(room.code)
     again.restore_seat(again.teacher_token, ann.token)

@@ -89,6 +89,7 @@ _CSS = """
 .gw-rooms .v-btn.v-btn--contained.warning { background-color: #92400e !important; color: #fff !important; }
 .gw-rooms .v-btn.v-btn--contained.success { background-color: #166534 !important; color: #fff !important; }
 .gw-rooms .v-btn.v-btn--contained.primary { background-color: #1565c0 !important; color: #fff !important; }
+.gw-rooms .v-btn.v-btn--contained.error { background-color: #b91c1c !important; color: #fff !important; }
 .gw-rooms .v-btn.error--text { color: #b91c1c !important; caret-color: #b91c1c !important; }
 .theme--dark .gw-rooms .v-btn.error--text { color: #fca5a5 !important; caret-color: #fca5a5 !important; }
 .gw-seats { margin: 4px 0 8px; }

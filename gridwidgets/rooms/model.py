@@ -31,13 +31,19 @@ students still waiting with agents on the empty seats (:meth:`Room.fill_with_age
 A group that met before gets the seats it had least often (a pair swaps
 colours from one round to the next).
 
-The teacher runs the class: renames or removes a seat (:meth:`Room.rename_seat`,
-:meth:`Room.remove_seat`), hands a player of a game to the agent at any time and
-gives it back (:meth:`Room.hand_to_agent`, :meth:`Room.give_back`), and ends the
+The teacher runs the class: renames or removes a seat, and undoes a removal
+(:meth:`Room.rename_seat`, :meth:`Room.remove_seat`, :meth:`Room.restore_seat`),
+hands a player of a game to the agent at any time and gives it back
+(:meth:`Room.hand_to_agent`, :meth:`Room.give_back`), and ends the
 class (:meth:`Rooms.end_class`: the rooms close, the teacher token and every
 teacher's session stop working). The teacher's page holds no token: the token
 is exchanged once for a session (:meth:`Rooms.open_session`), and each action
 asks for the token through it (:meth:`Rooms.teacher_key`).
+
+Every change of a room is pushed to the pages: :meth:`Room.changed` notifies
+the room's :class:`Changes` (and every room's, :attr:`Rooms.changes`), on
+which each page's thread waits; a teacher's action sets a state (Pause and
+Resume, :meth:`Room.set_paused`) rather than toggling one.
 
 Joining is rate-limited per device address and per room (:data:`JOIN_LIMITS`),
 and display names follow :mod:`gridwidgets.rooms.names` (no two alike in a room).
