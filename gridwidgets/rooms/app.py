@@ -662,9 +662,11 @@ def RoomPanel(room: Room, key: Callable[[], str], rooms: Rooms, version: Any) ->
                           classes=["gw-ask-class"], disabled=room.closed)
             solara.Button("Hide exercises" if show_exercises else "Exercises…", outlined=True,
                           on_click=lambda: set_show_exercises(not show_exercises), classes=["gw-show-exercises"])
-        # each part that comes and goes has a key, and so has each game's card: a part shown or hidden
-        # (Pause's banner, a poll) moves no other part, whose widgets would otherwise be made anew (the
-        # main cost of a teacher's click with 30 games: some 300 widgets made for one banner)
+        # each part that comes and goes has a key: a part shown or hidden (Pause's banner, a poll) moves
+        # no other part, whose widgets would otherwise be made anew (the main cost of a teacher's click
+        # with 30 games: some 300 widgets made for one banner). The cards keep their places (no key of
+        # their own): a new round's cards take the widgets of the last round's, updated, not made anew
+        # (a card holds no state)
         if error:
             solara.Error(error, classes=["gw-teacher-error"]).key("error")
         if asking:
@@ -679,7 +681,7 @@ def RoomPanel(room: Room, key: Callable[[], str], rooms: Rooms, version: Any) ->
         Seats(room, key, version).key("seats")
         with solara.Div(classes=_games_classes(room)).key("games"):
             for rg in games:
-                GameCard(room, rg, key, set_replay, (rg.game.version, tuple(sorted(rg.handed)))).key(f"game-{rg.id}")
+                GameCard(room, rg, key, set_replay, (rg.game.version, tuple(sorted(rg.handed))))
         if replay:
             Replay(room, replay, set_replay).key("replay")
         if show_results:
@@ -977,7 +979,7 @@ def ProjectorView(rooms: Rooms) -> None:
         solara.Warning("The room is paused.", classes=["gw-paused"]).key("paused")
     with solara.Div(classes=_games_classes(room)).key("games"):
         for rg in [g for g in room.games if g.round == room.round]:
-            GameCard(room, rg, None, None, (rg.game.version, tuple(sorted(rg.handed)))).key(f"game-{rg.id}")
+            GameCard(room, rg, None, None, (rg.game.version, tuple(sorted(rg.handed))))
     solara.Button("Hide results" if show_results else "Show results", on_click=lambda: set_show_results(
         not show_results), outlined=True, classes=["gw-show-results"])
     if show_results:
