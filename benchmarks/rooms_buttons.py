@@ -42,6 +42,7 @@ runs out stops the program with what was awaited.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import sys
@@ -245,7 +246,9 @@ def main() -> int:
     thread.join(timeout=10)
     server.agent_runner.stop()
 
-    print(f"simulated moves meanwhile: {mover.moves}; screenshots in {folder}")
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"simulated moves meanwhile: {mover.moves}; load average {load} on {os.cpu_count()} cores; "
+          f"screenshots in {folder}")
     print(f"{'action':<16} {'n':>3}  {'click -> acknowledged (ms)':>30}  {'click -> every page updated (ms)':>34}"
           "  slowest page")
     for action in acks:
