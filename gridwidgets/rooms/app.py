@@ -129,6 +129,7 @@ function render({ el }) {
   let pressed = null, pressedAt = 0, settle = null;
   const unpress = () => {
     if (!pressed) return;
+    seen.disconnect();
     pressed.classList.remove("gw-pressed"); pressed.removeAttribute("aria-busy"); pressed = null;
   };
   const onPress = (ev) => {
@@ -137,17 +138,21 @@ function render({ el }) {
     unpress();
     pressed = btn; pressedAt = performance.now();
     btn.classList.add("gw-pressed"); btn.setAttribute("aria-busy", "true");
+    // the page is watched only while a button is pressed (a phone's board animates unwatched)
+    seen.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
   };
   const onClick = (ev) => { if (!pressed) onPress(ev); };  // a click without a pointer (the keyboard)
   document.addEventListener("pointerdown", onPress, true);
   document.addEventListener("click", onClick, true);
-  // not the server's answer: our own marks, the button's ripple, the games' cards (moved on by the students)
+  // not the server's answer: our own marks, the button's ripple, the other games' cards (moved on by the students)
   const noise = (r) => {
     const t = r.target.nodeType === 1 ? r.target : r.target.parentElement;
     if (!t) return true;
     if (t === pressed && r.type === "attributes" && (r.attributeName === "class" || r.attributeName === "aria-busy"))
       return true;
-    if (t.closest(".v-ripple__container, .gw-room-game, .gw-reconnect")) return true;
+    if (t.closest(".v-ripple__container, .gw-reconnect")) return true;
+    const card = t.closest(".gw-room-game");
+    if (card && !card.contains(pressed)) return true;
     const nodes = [...r.addedNodes, ...r.removedNodes];
     return nodes.length > 0 && nodes.every((n) => n.nodeType === 1 && n.classList.contains("v-ripple__container"));
   };
@@ -156,7 +161,6 @@ function render({ el }) {
     clearTimeout(settle);
     settle = setTimeout(unpress, 80);  // the answer's redraw done
   });
-  seen.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
   const giveUp = setInterval(() => { if (pressed && performance.now() - pressedAt > 10000) unpress(); }, 1000);
   const bar = document.createElement("div");
   bar.className = "gw-reconnect";
