@@ -125,8 +125,9 @@ function render({ el }) {
   };
   document.addEventListener("keydown", onKey);
   // a button pressed shows it at once (before the server answers): dimmed, outlined, a spinner, aria-busy;
-  // cleared when the server's answer changes the page (or after 10 s without one)
-  let pressed = null, pressedAt = 0, settle = null;
+  // cleared when the server's answer changes the page (or after 5 s without one). While it is pressed, a
+  // second click on it (a double click) is not sent: the server hears one action
+  let pressed = null, pressedAt = 0, settle = null, clicks = 0;
   const unpress = () => {
     if (!pressed) return;
     seen.disconnect();
@@ -135,13 +136,19 @@ function render({ el }) {
   const onPress = (ev) => {
     const btn = ev.target && ev.target.closest && ev.target.closest(".gw-rooms .v-btn");
     if (!btn || btn.disabled || btn.classList.contains("v-btn--disabled")) return;
+    if (btn === pressed) return;  // the second press of a double click: its click is dropped (onClick)
     unpress();
-    pressed = btn; pressedAt = performance.now();
+    pressed = btn; pressedAt = performance.now(); clicks = 0;
     btn.classList.add("gw-pressed"); btn.setAttribute("aria-busy", "true");
     // the page is watched only while a button is pressed (a phone's board animates unwatched)
     seen.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
   };
-  const onClick = (ev) => { if (!pressed) onPress(ev); };  // a click without a pointer (the keyboard)
+  const onClick = (ev) => {
+    if (!pressed) onPress(ev);  // a click without a pointer (the keyboard)
+    if (!pressed || !pressed.contains(ev.target)) return;
+    clicks += 1;
+    if (clicks > 1) { ev.stopImmediatePropagation(); ev.preventDefault(); }  // already sent: not again
+  };
   document.addEventListener("pointerdown", onPress, true);
   document.addEventListener("click", onClick, true);
   // not the server's answer: our own marks, the button's ripple, the other games' cards (moved on by the students)
@@ -161,7 +168,7 @@ function render({ el }) {
     clearTimeout(settle);
     settle = setTimeout(unpress, 80);  // the answer's redraw done
   });
-  const giveUp = setInterval(() => { if (pressed && performance.now() - pressedAt > 10000) unpress(); }, 1000);
+  const giveUp = setInterval(() => { if (pressed && performance.now() - pressedAt > 5000) unpress(); }, 1000);
   const bar = document.createElement("div");
   bar.className = "gw-reconnect";
   bar.setAttribute("role", "status");

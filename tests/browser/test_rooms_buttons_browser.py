@@ -80,6 +80,13 @@ def test_pause_clicked_twice_quickly_stays_paused_shows_pressed_and_reaches_ever
     teacher.locator(".gw-resume").click()
     projector.locator(".gw-paused").wait_for(state="detached")
     ann.locator(".gw-paused").wait_for(state="detached")
+    # Next round clicked twice before the page redrew: one round more, not two
+    teacher.locator(".gw-next-round").dblclick()
+    teacher.locator(".gw-round-progress").filter(has_text="round 2").wait_for()
+    ann.locator(".gw-seat-name").filter(has_text="round 2").wait_for()
+    teacher.locator(".gw-room-panel .gw-show-results").click()  # after both clicks
+    teacher.locator(".gw-results").wait_for(state="detached")
+    assert "round 2 " in teacher.locator(".gw-round-progress").inner_text() + " "
 
 
 def test_removing_a_student_asks_first_and_undo_gives_the_seat_back(browser, server):
