@@ -405,8 +405,8 @@ def main() -> int:
         rg = pair.games[0]
         save_game = rooms.store.save_game
 
-        def timed_save(game_id, save, pending):  # the moment the move is on disk, before any page hears
-            save_game(game_id, save, pending)
+        def timed_save(game_id, save, pending, **kw):  # the moment the move is on disk, before any page hears
+            save_game(game_id, save, pending, **kw)
             if game_id == rg.id:
                 stored.setdefault(rg.game.version, time.time() * 1000)
 

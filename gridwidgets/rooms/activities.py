@@ -300,6 +300,8 @@ def ExercisePanel(room: Room, key: Callable[[], str], version: Any) -> None:
     a = room.assignment
 
     def make() -> None:
+        if busy or room.assignment is not a:  # a second click, or a set given meanwhile: nothing more
+            return
         token = key()
         set_busy(True)
 
@@ -315,6 +317,10 @@ def ExercisePanel(room: Room, key: Callable[[], str], version: Any) -> None:
                 set_busy(False)
 
         threading.Thread(target=work, name="gridwidgets-exercises", daemon=True).start()
+
+    def give(source: str) -> None:
+        if room.assignment is a:  # the set the page showed (none): a second click gives nothing more
+            room.assign_exercises(key(), source)
 
     with solara.Card("Exercises for the class", classes=["gw-exercises"]):
         if a is None:
@@ -333,10 +339,10 @@ def ExercisePanel(room: Room, key: Callable[[], str], version: Any) -> None:
                 solara.InputTextArea("…or paste an exercise set's file (ExerciseSet.save)", value=text,
                                      on_value=set_text, continuous_update=True, rows=3)
             solara.Button("Give this set to the room", disabled=not text.strip(), outlined=True,
-                          on_click=_safe(lambda: room.assign_exercises(key(), text), set_error),
+                          on_click=_safe(lambda: give(text), set_error),
                           classes=["gw-ex-give"])
             solara.FileDrop("…or drop the set's file here (.json)",
-                            on_file=lambda f: _safe(lambda: room.assign_exercises(key(), read_dropped(f)), set_error)())
+                            on_file=lambda f: _safe(lambda: give(read_dropped(f)), set_error)())
         else:
             _p(f"On the students' screens: <b>{escape(a.exercises.title or 'an exercise set')}</b>, "
                f"{len(a.exercises)} exercises.")

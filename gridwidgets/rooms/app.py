@@ -13,8 +13,11 @@ session again (:meth:`~gridwidgets.rooms.Rooms.teacher_key`).
 Imported only by the server (:mod:`gridwidgets.rooms.server`), in the one
 process that holds every game. A page never holds a game: it shows the
 room's shared game through its own board (:func:`~gridwidgets.rooms.board.room_board`)
-and redraws the rest when the room's ``version`` changes (checked a few
-times a second by a thread of the page). Every page carries a watcher
+and redraws the rest when the room changes: a thread of the page waits on the
+room's change signal (:class:`~gridwidgets.rooms.model.Changes`), which every
+change notifies, so a change reaches every page at once (a push, no timer).
+A teacher's button shows it was pressed at once, in the page itself (dimmed,
+outlined, ``aria-busy``), until the server's answer redraws it. Every page carries a watcher
 (:class:`ConnectionWatch`) that says so when the connection to the server is
 lost and reloads the page once the server answers again, so a restart or a
 network drop needs nobody to press reload.
@@ -22,8 +25,10 @@ network drop needs nobody to press reload.
 
 from __future__ import annotations
 
+import os
 import sys
 import threading
+import time
 import traceback
 from collections import OrderedDict
 from collections.abc import Callable
@@ -40,7 +45,7 @@ import traitlets
 from ..menu import AGENTS, games_menu
 from . import activities
 from .board import room_board
-from .model import PAIRINGS, ROUND_PAIRINGS, Room, RoomError, RoomGame, Rooms
+from .model import PAIRINGS, ROUND_PAIRINGS, Changes, Room, RoomError, RoomGame, Rooms
 from .names import clean_name, look_alike
 from .pageutil import log_page_error as _log
 from .pageutil import safe_action as _safe
@@ -50,8 +55,12 @@ from .server import current_rooms, page_info, students_address
 PAIRING_LABELS = {"arrival": "Pairs in arrival order", "round-robin": "Round robin (the teacher starts each round)",
                   "swiss": "Swiss: equal points meet (the teacher starts each round)",
                   "agent": "Each student against an agent"}
-#: seconds between two looks at a room's version (a student's page, the teacher's)
-STUDENT_POLL, TEACHER_POLL = 0.2, 0.5
+#: seconds a page's thread waits for a change before it looks whether the page is gone (changes are pushed:
+#: this delays no update); the environment variable ``GRIDWIDGETS_PAGE_STOP_CHECK`` sets it (tests make it long)
+STOP_CHECK = float(os.environ.get("GRIDWIDGETS_PAGE_STOP_CHECK") or 1.0)
+#: the least seconds between two redraws of a page that shows every game (the teacher's, the projector): the
+#: first change is drawn at once, a burst of moves at most this often
+MIN_REDRAW = 0.1
 #: the small boards of the teacher's page, drawn once per game and version
 _PICTURES: OrderedDict[tuple[int, int], str] = OrderedDict()
 _PICTURES_LOCK = threading.Lock()
@@ -82,6 +91,7 @@ _CSS = """
 .gw-rooms .v-btn.v-btn--contained.warning { background-color: #92400e !important; color: #fff !important; }
 .gw-rooms .v-btn.v-btn--contained.success { background-color: #166534 !important; color: #fff !important; }
 .gw-rooms .v-btn.v-btn--contained.primary { background-color: #1565c0 !important; color: #fff !important; }
+.gw-rooms .v-btn.v-btn--contained.error { background-color: #b91c1c !important; color: #fff !important; }
 .gw-rooms .v-btn.error--text { color: #b91c1c !important; caret-color: #b91c1c !important; }
 .theme--dark .gw-rooms .v-btn.error--text { color: #fca5a5 !important; caret-color: #fca5a5 !important; }
 .gw-seats { margin: 4px 0 8px; }
@@ -90,6 +100,15 @@ _CSS = """
 .theme--dark .gw-rooms .v-btn.gw-join:focus-visible { outline-color: #93c5fd; }
 .gw-choice .v-btn, .gw-seats-toggle.v-btn, .gw-open-toggle.v-btn { text-transform: none; letter-spacing: normal; }
 .gw-seats-toggle.v-btn, .gw-open-toggle.v-btn { align-self: flex-start; }
+/* a teacher's button pressed, until the server's answer redraws the page (_WATCH_ESM) */
+.gw-rooms .v-btn.gw-pressed { outline: 3px solid #1d4ed8 !important; outline-offset: 2px; opacity: .6;
+           cursor: progress; }
+.gw-rooms .v-btn.gw-pressed::after { content: ""; display: inline-block; width: .9em; height: .9em; margin-left: 6px;
+           border: 2px solid currentColor; border-right-color: transparent; border-radius: 50%;
+           animation: gw-spin .7s linear infinite; opacity: 1; background: none; position: static; }
+@keyframes gw-spin { to { transform: rotate(360deg); } }
+.gw-confirm-remove { display: inline-flex; gap: 8px; align-items: center; flex-wrap: wrap;
+           border: 1px solid #b91c1c; border-radius: 6px; padding: 2px 8px; }
 """ + activities.CSS
 #: the watcher's script (:class:`ConnectionWatch`): says the connection is lost, reloads once the server answers
 _WATCH_ESM = r"""
@@ -108,6 +127,51 @@ function render({ el }) {
     if (join && !join.disabled) { ev.preventDefault(); join.click(); }
   };
   document.addEventListener("keydown", onKey);
+  // a button pressed shows it at once (before the server answers): dimmed, outlined, a spinner, aria-busy;
+  // cleared when the server's answer changes the page (or after 5 s without one). While it is pressed, a
+  // second click on it (a double click) is not sent: the server hears one action
+  let pressed = null, pressedAt = 0, settle = null, clicks = 0;
+  const unpress = () => {
+    if (!pressed) return;
+    seen.disconnect();
+    pressed.classList.remove("gw-pressed"); pressed.removeAttribute("aria-busy"); pressed = null;
+  };
+  const onPress = (ev) => {
+    const btn = ev.target && ev.target.closest && ev.target.closest(".gw-rooms .v-btn");
+    if (!btn || btn.disabled || btn.classList.contains("v-btn--disabled")) return;
+    if (btn === pressed) return;  // the second press of a double click: its click is dropped (onClick)
+    unpress();
+    pressed = btn; pressedAt = performance.now(); clicks = 0;
+    btn.classList.add("gw-pressed"); btn.setAttribute("aria-busy", "true");
+    // the page is watched only while a button is pressed (a phone's board animates unwatched)
+    seen.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+  };
+  const onClick = (ev) => {
+    if (!pressed) onPress(ev);  // a click without a pointer (the keyboard)
+    if (!pressed || !pressed.contains(ev.target)) return;
+    clicks += 1;
+    if (clicks > 1) { ev.stopImmediatePropagation(); ev.preventDefault(); }  // already sent: not again
+  };
+  document.addEventListener("pointerdown", onPress, true);
+  document.addEventListener("click", onClick, true);
+  // not the server's answer: our own marks, the button's ripple, the other games' cards (moved on by the students)
+  const noise = (r) => {
+    const t = r.target.nodeType === 1 ? r.target : r.target.parentElement;
+    if (!t) return true;
+    if (t === pressed && r.type === "attributes" && (r.attributeName === "class" || r.attributeName === "aria-busy"))
+      return true;
+    if (t.closest(".v-ripple__container, .gw-reconnect")) return true;
+    const card = t.closest(".gw-room-game");
+    if (card && !card.contains(pressed)) return true;
+    const nodes = [...r.addedNodes, ...r.removedNodes];
+    return nodes.length > 0 && nodes.every((n) => n.nodeType === 1 && n.classList.contains("v-ripple__container"));
+  };
+  const seen = new MutationObserver((records) => {
+    if (!pressed || !records.some((r) => !noise(r))) return;
+    clearTimeout(settle);
+    settle = setTimeout(unpress, 80);  // the answer's redraw done
+  });
+  const giveUp = setInterval(() => { if (pressed && performance.now() - pressedAt > 5000) unpress(); }, 1000);
   const bar = document.createElement("div");
   bar.className = "gw-reconnect";
   bar.setAttribute("role", "status");
@@ -138,7 +202,11 @@ function render({ el }) {
     } catch (e) { /* the server is not back yet */ } finally { asking = false; }
   };
   const timer = setInterval(tick, 1000);
-  return () => { clearInterval(timer); bar.remove(); document.removeEventListener("keydown", onKey); };
+  return () => {
+    clearInterval(timer); clearInterval(giveUp); seen.disconnect(); bar.remove();
+    document.removeEventListener("keydown", onKey); document.removeEventListener("pointerdown", onPress, true);
+    document.removeEventListener("click", onClick, true);
+  };
 }
 export default { render };
 """
@@ -204,24 +272,39 @@ def _query(router: Any) -> dict[str, str]:
         return {}
 
 
-def use_version(get: Any, interval: float) -> Any:
-    """Re-render when ``get()`` changes (compared with ``!=``): a thread of the
-    page looks every ``interval`` seconds (and stops when the page goes)."""
+def use_changes(changes: Changes, get: Callable[[], Any], min_redraw: float = 0.0) -> Any:
+    """Re-render when ``get()`` changes (compared with ``!=``), as soon as the
+    room pushes a change: a thread of the page waits on ``changes`` (a room's
+    :attr:`~gridwidgets.rooms.Room.changes`, or every room's
+    :attr:`~gridwidgets.rooms.Rooms.changes`), reads ``get()`` once woken,
+    and stops when the page goes (it looks every :data:`STOP_CHECK` seconds).
+    ``min_redraw``: the least seconds between two redraws (a burst of changes
+    is drawn at once, then at most that often). Nothing here holds a lock of
+    the room: waiting holds up no change."""
     version, set_version = solara.use_state(get())
 
-    def poll(cancel: threading.Event) -> None:
-        last = get()
-        while not cancel.wait(interval):
+    def follow(cancel: threading.Event) -> None:
+        seen, last, drawn = changes.count, version, 0.0
+        while not cancel.is_set():
             try:
                 now = get()
             except Exception:
                 _log("a page's look at its room failed")
-                continue
+                now = last
             if now != last:
                 last = now
                 set_version(now)
+                drawn = time.monotonic()
+            count = changes.wait(seen, STOP_CHECK)
+            if count == seen:
+                continue
+            seen = count
+            gap = min_redraw - (time.monotonic() - drawn)
+            if gap > 0 and cancel.wait(gap):
+                return
+            seen = changes.count  # the changes of the gap are in the look that follows
 
-    solara.use_thread(poll, dependencies=[], intrusive_cancel=False)
+    solara.use_thread(follow, dependencies=[changes], intrusive_cancel=False)
     return version
 
 
@@ -407,7 +490,7 @@ def _seat_key(room: Room, token: str) -> tuple[Any, ...]:
 
 @solara.component
 def SeatView(room: Room, token: str) -> None:
-    key = use_version(lambda: _seat_key(room, token), STUDENT_POLL)
+    key = use_changes(room.changes, lambda: _seat_key(room, token))
     # the device keeps this seat (its cookie): the room's address brings it back here
     keeper = solara.use_memo(lambda: SeatKeeper(room=room.code, seat=token), [room.code, token])
     solara.use_effect(lambda: keeper.close, [keeper])
@@ -453,8 +536,9 @@ def SeatView(room: Room, token: str) -> None:
         solara.Info("The agent plays your seat now (the teacher's choice); the game goes on.", classes=["gw-handed"])
     opponents = [room.player_name(rg, p) for p in range(len(rg.players)) if p != player]
     _p(f"You play <b>{escape(rg.game.player_label(player))}</b> against {_names(opponents)}.", "gw-you-play")
-    SeatBoard(room, rg, player, player in rg.handed)
-    UndoRow(room, rg, token, key)
+    # keyed: a banner shown or hidden above it (paused, handed) does not make the board anew
+    SeatBoard(room, rg, player, player in rg.handed).key(f"board-{rg.id}")
+    UndoRow(room, rg, token, key).key(f"undo-{rg.id}")
 
 
 @solara.component
@@ -530,7 +614,7 @@ def NotTeacher(rooms: Rooms, refused: bool) -> None:
 
 @solara.component
 def TeacherView(rooms: Rooms, session: str, on_end: Any) -> None:
-    version = use_version(lambda: _rooms_version(rooms), TEACHER_POLL)
+    version = use_changes(rooms.changes, lambda: _rooms_version(rooms), MIN_REDRAW)
     all_rooms = rooms.rooms()
     selected, set_selected = solara.use_state(all_rooms[-1].code if all_rooms else "")
     confirm_end, set_confirm_end = solara.use_state(False)
@@ -682,10 +766,19 @@ def RoomPanel(room: Room, key: Callable[[], str], rooms: Rooms, version: Any) ->
         _p(f"Students open <b>{escape(students_address())}</b> and type <b>{room.code}</b> (or scan the "
            "projector view's QR code).")
         with solara.Row(style={"gap": "12px", "flex-wrap": "wrap"}):
-            solara.Button("Resume" if room.paused else "Pause",
-                          on_click=_safe(lambda: room.set_paused(key(), not room.paused), set_error),
-                          color="warning" if not room.paused else "success", classes=["gw-pause"])
-            solara.Button("Next round", on_click=_safe(lambda: room.next_round(key()), set_error),
+            # two states, two buttons (each sets its state: a second click changes nothing), and the one
+            # that does nothing now disabled
+            solara.Button("Pause", on_click=_safe(lambda: room.set_paused(key(), True), set_error),
+                          color="warning", classes=["gw-pause"], disabled=room.paused or room.closed)
+            solara.Button("Resume", on_click=_safe(lambda: room.set_paused(key(), False), set_error),
+                          color="success", classes=["gw-resume"], disabled=not room.paused or room.closed)
+            shown_round = room.round  # a second click on the round the page showed starts nothing more
+
+            def next_round() -> None:
+                if room.round == shown_round:
+                    room.next_round(key())
+
+            solara.Button("Next round", on_click=_safe(next_round, set_error),
                           classes=["gw-next-round"], disabled=not room.seats)
             solara.Button("Start the waiting with agents", on_click=_safe(lambda: room.fill_with_agents(key()),
                                                                           set_error),
@@ -696,25 +789,31 @@ def RoomPanel(room: Room, key: Callable[[], str], rooms: Rooms, version: Any) ->
                           classes=["gw-ask-class"], disabled=room.closed)
             solara.Button("Hide exercises" if show_exercises else "Exercises…", outlined=True,
                           on_click=lambda: set_show_exercises(not show_exercises), classes=["gw-show-exercises"])
+        # each part that comes and goes has a key: a part shown or hidden (Pause's banner, a poll) moves
+        # no other part, whose widgets would otherwise be made anew (the main cost of a teacher's click
+        # with 30 games: some 300 widgets made for one banner). The cards keep their places (no key of
+        # their own): a new round's cards take the widgets of the last round's, updated, not made anew
+        # (a card holds no state)
         if error:
-            solara.Error(error, classes=["gw-teacher-error"])
-        ProjectorNames(room, key, room.projector_names)
+            solara.Error(error, classes=["gw-teacher-error"]).key("error")
+        ProjectorNames(room, key, room.projector_names).key("projector-names")
         if asking:
-            activities.AskClass(room, key, lambda: set_asking(False))
+            activities.AskClass(room, key, lambda: set_asking(False)).key("ask")
         if room.poll is not None:
-            activities.PollPanel(room, room.poll, key, (version, room.poll.version))
+            activities.PollPanel(room, room.poll, key, (version, room.poll.version)).key("poll")
         if show_exercises or room.assignment is not None:
-            activities.ExercisePanel(room, key, version)
+            activities.ExercisePanel(room, key, version).key("exercises")
         if room.paused:
-            solara.Warning("Paused: the students' moves are refused until you resume.")
-        Seats(room, key, version)
-        with solara.Div(classes=_games_classes(room)):
+            solara.Warning("Paused: the students' moves are refused until you resume.",
+                           classes=["gw-paused"]).key("paused")
+        Seats(room, key, version).key("seats")
+        with solara.Div(classes=_games_classes(room)).key("games"):
             for rg in games:
                 GameCard(room, rg, key, set_replay, (rg.game.version, tuple(sorted(rg.handed))))
         if replay:
-            Replay(room, replay, set_replay)
+            Replay(room, replay, set_replay).key("replay")
         if show_results:
-            Results(room, rooms, version)
+            Results(room, rooms, version).key("results")
 
 
 @solara.component
@@ -736,13 +835,31 @@ def ProjectorNames(room: Room, key: Callable[[], str], names: str) -> None:
 
 @solara.component
 def Seats(room: Room, key: Callable[[], str], version: Any) -> None:
-    """The room's students: rename or remove each (the agent takes over a
-    removed student's game)."""
+    """The room's students: rename or remove each (after a confirmation; the
+    agent takes over a removed student's game), and undo the last removal."""
     names = [s.name for s in room.seats.values()]
     waiting = [s.name for s in room.waiting()]
     solara.HTML(tag="p", unsafe_innerHTML=f"{len(names)} student{'s' if len(names) != 1 else ''}"
                 + (f" · waiting: {_names(waiting)}" if waiting else ""), classes=["gw-seated"])
     open_, set_open = solara.use_state(False)
+    removed, set_removed = solara.use_state(("", ""))  # the last seat removed here: (token, name)
+    undo_error, set_undo_error = solara.use_state("")
+
+    def undo() -> None:
+        room.restore_seat(key(), removed[0])
+        set_removed(("", ""))
+        set_undo_error("")
+
+    if removed[0] and removed[0] in room.former:
+        with solara.Row(style={"align-items": "center", "gap": "12px", "flex-wrap": "wrap"},
+                        classes=["gw-removed-undo"]):
+            solara.HTML(tag="span", unsafe_innerHTML=f"{_names([removed[1]])} removed (the agent plays their game).",
+                        attributes={"role": "status"})
+            solara.Button("Undo", on_click=_safe(undo, set_undo_error), small=True, outlined=True,
+                          classes=["gw-undo-remove"])
+            solara.Button("Dismiss", on_click=lambda: set_removed(("", "")), small=True, text=True)
+        if undo_error:
+            solara.Error(undo_error)
     if not room.seats:
         return
     solara.Button(("Hide the students" if open_ else "Students: rename or remove"), text=True,
@@ -751,12 +868,14 @@ def Seats(room: Room, key: Callable[[], str], version: Any) -> None:
     if open_:
         with solara.Div(classes=["gw-seats"]):
             for seat in list(room.seats.values()):
-                SeatRow(room, seat.token, seat.name, key)
+                SeatRow(room, seat.token, seat.name, key, set_removed).key(seat.token)
 
 
 @solara.component
-def SeatRow(room: Room, token: str, name: str, key: Callable[[], str]) -> None:
+def SeatRow(room: Room, token: str, name: str, key: Callable[[], str],
+            on_removed: Callable[[tuple[str, str]], None]) -> None:
     editing, set_editing = solara.use_state(False)
+    confirming, set_confirming = solara.use_state(False)
     new_name, set_new_name = solara.use_state(name)
     error, set_error = solara.use_state("")
 
@@ -764,6 +883,11 @@ def SeatRow(room: Room, token: str, name: str, key: Callable[[], str]) -> None:
         room.rename_seat(key(), token, new_name)
         set_error("")
         set_editing(False)
+
+    def remove() -> None:
+        room.remove_seat(key(), token)
+        set_confirming(False)
+        on_removed((token, name))
 
     with solara.Row(style={"align-items": "center", "gap": "8px", "flex-wrap": "wrap"}, classes=["gw-seat-row"]):
         if editing:
@@ -774,8 +898,16 @@ def SeatRow(room: Room, token: str, name: str, key: Callable[[], str]) -> None:
             solara.HTML(tag="span", unsafe_innerHTML=_names([name]), classes=["gw-seat-label"])
             solara.Button("Rename", on_click=lambda: (set_new_name(name), set_editing(True)), small=True, text=True,
                           classes=["gw-rename"])
-            solara.Button("Remove", on_click=_safe(lambda: room.remove_seat(key(), token), set_error), small=True,
-                          text=True, classes=["gw-remove"])
+            if confirming:
+                with solara.Div(classes=["gw-confirm-remove"], attributes={"role": "group"}):
+                    solara.HTML(tag="span", unsafe_innerHTML=f"Remove {_names([name])}? Their game goes to the agent.")
+                    solara.Button("Remove", on_click=_safe(remove, set_error), small=True, color="error",
+                                  classes=["gw-remove-confirm"])
+                    solara.Button("Cancel", on_click=lambda: set_confirming(False), small=True, text=True,
+                                  classes=["gw-remove-cancel"])
+            else:
+                solara.Button("Remove", on_click=lambda: set_confirming(True), small=True, text=True,
+                              classes=["gw-remove"])
             SeatCode(room, token)
         if error:
             solara.Text(error, style={"color": "#b91c1c"})
@@ -801,12 +933,26 @@ def SeatCode(room: Room, token: str) -> None:
 def GameCard(room: Room, rg: RoomGame, key: Callable[[], str], on_replay: Any, version: Any) -> None:
     g = rg.game
     with g.lock:
-        over, to_move, status = g.is_over, g.players_to_move, g.status()
+        over, to_move, status, shown = g.is_over, g.players_to_move, g.status(), g.version
     # the projector (no key) names the players as the teacher chose (Room.projector_names: "Seat 3" by default)
     who = room.player_name if key is not None else room.public_player_name
     names = " vs ".join(escape(who(rg, p)) for p in range(len(rg.players)))
     mover = (" · to move: " + ", ".join(escape(who(rg, p)) for p in to_move)) if to_move else ""
     classes = ["gw-room-game"] + ([] if over else ["gw-to-move"])
+    # each action acts on the game as the page showed it (``shown``, its version): a second click does nothing more
+
+    def undo() -> None:
+        if g.version == shown:
+            room.teacher_undo(key(), rg.id)
+
+    def hand(p: int) -> None:
+        if p not in rg.handed:
+            room.hand_to_agent(key(), rg.id, p)
+
+    def give_back(p: int) -> None:
+        if p in rg.handed:
+            room.give_back(key(), rg.id, p)
+
     with solara.Div(classes=classes, attributes={"data-game-id": str(rg.id)}):
         solara.HTML(tag="p", unsafe_innerHTML=names + mover, classes=["gw-caption", "gw-names"])
         solara.HTML(tag="div", unsafe_innerHTML=_picture(rg))
@@ -815,7 +961,7 @@ def GameCard(room: Room, rg: RoomGame, key: Callable[[], str], on_replay: Any, v
             return
         with solara.Row(style={"gap": "8px", "flex-wrap": "wrap"}):
             solara.Button("Replay", on_click=lambda: on_replay(rg.id), small=True, text=True)
-            solara.Button("Undo", on_click=_safe(lambda: room.teacher_undo(key(), rg.id)), small=True, text=True,
+            solara.Button("Undo", on_click=_safe(undo), small=True, text=True,
                           disabled=not g.steps or room.closed)
             if not over:
                 for p, token in enumerate(rg.players):
@@ -824,11 +970,11 @@ def GameCard(room: Room, rg: RoomGame, key: Callable[[], str], on_replay: Any, v
                     who = room.name_of(token)
                     if p in rg.handed:
                         solara.Button(f"{who} plays again", small=True, text=True, classes=["gw-give-back"],
-                                      on_click=_safe(lambda p=p: room.give_back(key(), rg.id, p)),
+                                      on_click=_safe(lambda p=p: give_back(p)),
                                       disabled=token not in room.seats)
                     else:
                         solara.Button(f"Agent plays {who}", small=True, text=True, classes=["gw-hand-to-agent"],
-                                      on_click=_safe(lambda p=p: room.hand_to_agent(key(), rg.id, p)))
+                                      on_click=_safe(lambda p=p: hand(p)))
 
 
 @solara.component
@@ -964,7 +1110,7 @@ def ProjectorPage() -> None:
 
 @solara.component
 def ProjectorView(rooms: Rooms) -> None:
-    version = use_version(lambda: _rooms_version(rooms), TEACHER_POLL)
+    version = use_changes(rooms.changes, lambda: _rooms_version(rooms), MIN_REDRAW)
     all_rooms = [r for r in rooms.rooms() if not r.closed]
     selected, set_selected = solara.use_state(all_rooms[-1].code if all_rooms else "")
     show_results, set_show_results = solara.use_state(False)
@@ -974,11 +1120,13 @@ def ProjectorView(rooms: Rooms) -> None:
     codes = [r.code for r in all_rooms]
     room = rooms.room(selected if selected in codes else codes[-1])
     if len(codes) > 1:
-        solara.ToggleButtonsSingle(value=room.code, values=codes, on_value=set_selected, classes=["gw-room-tabs"])
+        solara.ToggleButtonsSingle(value=room.code, values=codes, on_value=set_selected,
+                                   classes=["gw-room-tabs"]).key("tabs")
     join = _join_url(room)
+    # keys: a part shown or hidden (a poll, the paused banner) moves no other part (see RoomPanel)
     if room.poll is not None:  # a poll is what the class looks at: first, its board as large as the window allows
-        activities.PollPanel(room, room.poll, None, (version, room.poll.version))
-    with solara.Div(classes=["gw-projector-head"]):
+        activities.PollPanel(room, room.poll, None, (version, room.poll.version)).key("poll")
+    with solara.Div(classes=["gw-projector-head"]).key("head"):
         solara.HTML(tag="div", unsafe_innerHTML=_qr_svg(join), classes=["gw-qr"])
         with solara.Column(gap="4px"):
             _p("Open this address on your phone or laptop (or scan the code):")
@@ -994,8 +1142,8 @@ def ProjectorView(rooms: Rooms) -> None:
     solara.HTML(tag="p", unsafe_innerHTML=f"<b>{len(names)} joined:</b> {_names(names) or 'nobody yet'}",
                 classes=["gw-joined", "gw-names"])
     if room.paused:
-        solara.Warning("The room is paused.")
-    with solara.Div(classes=_games_classes(room)):
+        solara.Warning("The room is paused.", classes=["gw-paused"]).key("paused")
+    with solara.Div(classes=_games_classes(room)).key("games"):
         for rg in [g for g in room.games if g.round == room.round]:
             GameCard(room, rg, None, None, (rg.game.version, tuple(sorted(rg.handed)), room.projector_names))
     solara.Button("Hide results" if show_results else "Show results", on_click=lambda: set_show_results(

@@ -34,16 +34,22 @@ students still waiting with agents on the empty seats (:meth:`Room.fill_with_age
 A group that met before gets the seats it had least often (a pair swaps
 colours from one round to the next).
 
-The teacher runs the class: renames or removes a seat (:meth:`Room.rename_seat`,
-:meth:`Room.remove_seat`), hands a player of a game to the agent at any time and
-gives it back (:meth:`Room.hand_to_agent`, :meth:`Room.give_back`; a game the
-agent finishes in a student's seat is the agent's result, not the student's),
-chooses whether the projector names students or their seats
+The teacher runs the class: renames or removes a seat, and undoes a removal
+(:meth:`Room.rename_seat`, :meth:`Room.remove_seat`, :meth:`Room.restore_seat`),
+hands a player of a game to the agent at any time and gives it back
+(:meth:`Room.hand_to_agent`, :meth:`Room.give_back`; a game the agent finishes
+in a student's seat is the agent's result, not the student's), chooses
+whether the projector names students or their seats
 (:meth:`Room.set_projector_names`: ``"Seat 3"`` by default), and ends the
 class (:meth:`Rooms.end_class`: the rooms close, the teacher token and every
 teacher's session stop working). The teacher's page holds no token: the token
 is exchanged once for a session (:meth:`Rooms.open_session`), and each action
 asks for the token through it (:meth:`Rooms.teacher_key`).
+
+Every change of a room is pushed to the pages: :meth:`Room.changed` notifies
+the room's :class:`Changes` (and every room's, :attr:`Rooms.changes`), on
+which each page's thread waits; a teacher's action sets a state (Pause and
+Resume, :meth:`Room.set_paused`) rather than toggling one.
 
 Joining is rate-limited per device address and per room (:data:`JOIN_LIMITS`),
 and display names follow :mod:`gridwidgets.rooms.names` (no two alike in a room).
@@ -78,7 +84,8 @@ from .polls import Poll
 from .store import Store, StoreError
 
 __all__ = ["AGENT", "CODE_ALPHABET", "JOIN_LIMITS", "MAX_NAME", "PAIRINGS", "PROJECTOR_NAMES", "RECLAIM_LENGTH",
-           "RECLAIM_LIMITS", "ROUND_PAIRINGS", "Assignment", "Room", "RoomError", "RoomGame", "Rooms", "Seat"]
+           "RECLAIM_LIMITS", "ROUND_PAIRINGS", "Assignment", "Changes", "Room", "RoomError", "RoomGame", "Rooms",
+           "Seat"]
 
 #: the letters of a room code: no 0/O, 1/I/L, easy to read aloud and type
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -129,6 +136,36 @@ class _Bucket:
 
     def full(self) -> bool:
         return self.level + (time.monotonic() - self.stamp) / self.every >= self.burst
+
+
+class Changes:
+    """A change signal: a counter and a condition. :meth:`notify` counts a
+    change and wakes every waiter at once; :meth:`wait` blocks until the count
+    differs from what the waiter last saw (or ``timeout`` seconds pass).
+
+    The condition's lock is held only to read or bump the counter: a waiter
+    calls nothing while holding it, so no page can hold up the notifier (a
+    change of a room, made under the room's lock), and the notifier calls
+    into no page (``notify_all`` only)."""
+
+    __slots__ = ("_cond", "count")
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition(threading.Lock())
+        #: how many changes so far
+        self.count = 0
+
+    def notify(self) -> None:
+        """Count a change and wake every waiter."""
+        with self._cond:
+            self.count += 1
+            self._cond.notify_all()
+
+    def wait(self, last: int, timeout: float | None = None) -> int:
+        """Block until the count is not ``last`` or ``timeout`` seconds passed; return the count."""
+        with self._cond:
+            self._cond.wait_for(lambda: self.count != last, timeout)
+            return self.count
 
 
 @dataclass(frozen=True)
@@ -240,6 +277,12 @@ class Room:
     _wrong_from: dict[str, _Bucket] = field(default_factory=dict, repr=False)
     #: called after every change of the room or its games (the server wakes its agents)
     on_change: Callable[[], None] = field(default=lambda: None, repr=False)
+    #: notified at every change of the room or its games: each page of the room waits on it (a push, no timer)
+    changes: Changes = field(default_factory=Changes, repr=False)
+    #: the signal of every room of the server (:attr:`Rooms.changes`), notified too
+    class_changes: Changes | None = field(default=None, repr=False)
+    #: per removed seat token, the games its removal handed to the agent (what :meth:`restore_seat` gives back)
+    _removal_handed: dict[str, set[int]] = field(default_factory=dict, repr=False)
     #: the class polls asked in this room, oldest first (:mod:`gridwidgets.rooms.polls`)
     polls: list[Poll] = field(default_factory=list)
     #: the exercise sets given to this room, oldest first (the last one not ended is on the screens)
@@ -260,8 +303,13 @@ class Room:
         return n
 
     def changed(self) -> None:
-        """Count a change of the room or its games and tell :attr:`on_change` (the caller holds :attr:`lock`)."""
+        """Count a change of the room or its games, wake every page waiting on
+        :attr:`changes` (and :attr:`class_changes`) and tell :attr:`on_change`
+        (the caller holds :attr:`lock`; no page is called from here)."""
         self.version += 1
+        self.changes.notify()
+        if self.class_changes is not None:
+            self.class_changes.notify()
         self.on_change()
 
     # -- students ------------------------------------------------------------
@@ -399,10 +447,9 @@ class Room:
         (docs/lessons.md): a round waits longest for its slowest pair."""
         with self.lock:
             games = [rg for rg in self.games if rg.round == self.round]
-        over = 0
-        for rg in games:
-            with rg.game.lock:
-                over += rg.game.is_over
+        # without the games' locks: one attribute read each (a game ending meanwhile is counted at the
+        # change that follows), so the teacher's page never waits for the moves being written
+        over = sum(rg.game.is_over for rg in games)
         return over, len(games)
 
     def _waiting(self) -> list[str]:
@@ -486,9 +533,13 @@ class Room:
             raise RoomError("only the teacher may do that")
 
     def set_paused(self, teacher_token: str, paused: bool) -> None:
-        """Pause or resume the room (moves refused while paused)."""
+        """Pause (``paused=True``) or resume the room (moves refused while
+        paused). Sets a state, never toggles: asking twice for the same state
+        leaves it so (nothing written, no change counted the second time)."""
         self.check_teacher(teacher_token)
         with self.lock:
+            if self.paused == bool(paused):
+                return
             self.paused = bool(paused)
             self.save()
             self.changed()
@@ -647,14 +698,49 @@ class Room:
         self.check_teacher(teacher_token)
         with self.lock:
             seat = self.seat(token)
+            handed = set()
             for rg in self.games:
                 p = rg.player_of(token)
-                if p is not None and not rg.game.is_over:
+                if p is not None and not rg.game.is_over and p not in rg.handed:
                     self._hand(rg, p)
+                    handed.add(rg.id)
             self.store.set_seat(token, name=seat.name, removed=True)
             del self.seats[token]
             self.former[token] = seat
+            self._removal_handed[token] = handed
             self.changed()
+
+    def restore_seat(self, teacher_token: str, token: str) -> Seat:
+        """Undo :meth:`remove_seat`: the seat of ``token`` is back in the room
+        (its page plays again, under its name), and each game its removal
+        handed to the agent that is still going on is given back to it (after
+        a restart, which forgets what the removal handed, every such game of
+        the seat still going on). Returns the seat.
+
+        Raises:
+            RoomError: without the teacher token, a token never removed from
+                this room, or the room closed.
+            ValueError: another student took a name alike meanwhile (rename one of them first).
+        """
+        self.check_teacher(teacher_token)
+        with self.lock:
+            self._check_not_closed()
+            seat = self.former.get(token) if isinstance(token, str) else None
+            if seat is None:
+                raise RoomError("no removed seat of that token in this room")
+            self._check_name_free(seat.name, but=token)
+            handed = self._removal_handed.pop(token, None)
+            for rg in self.games:
+                p = rg.player_of(token)
+                if p is None or p not in rg.handed or rg.game.is_over or (handed is not None and rg.id not in handed):
+                    continue
+                rg.handed.discard(p)
+                self.store.set_handed(rg.id, sorted(rg.handed))
+            self.store.set_seat(token, name=seat.name, removed=False)
+            del self.former[token]
+            self.seats[token] = seat
+            self.changed()
+            return seat
 
     def hand_to_agent(self, teacher_token: str, game_id: int, player: int) -> None:
         """The agent plays ``player`` of game ``game_id`` from now on (a laptop
@@ -978,6 +1064,9 @@ class Rooms:
         self._lock = threading.Lock()
         self._addresses: dict[str, _Bucket] = {}
         self._on_change: Callable[[], None] = lambda: None
+        #: notified at every change of any room (and of the class: a room opened, the class ended); the
+        #: teacher's and the projector's pages wait on it
+        self.changes = Changes()
         store.setting("teacher_token", lambda: secrets.token_urlsafe(16))
         self._restore()
 
@@ -1057,6 +1146,7 @@ class Rooms:
                 room.changed()
         self.store.set_setting("ended", repr(time.time()))
         self.new_teacher_token()  # never shown: the old one opens nothing
+        self.changes.notify()  # the pages read `ended` now
 
     def reopen(self) -> str:
         """Open an ended class again (its rooms open, a new teacher token, which is returned)."""
@@ -1066,7 +1156,9 @@ class Rooms:
                 room.save()
                 room.changed()
         self.store.set_setting("ended", None)
-        return self.new_teacher_token()
+        token = self.new_teacher_token()
+        self.changes.notify()
+        return token
 
     def join_allowed(self, address: str) -> bool:
         """Whether a device at ``address`` may join now (:data:`JOIN_LIMITS`); counts the join."""
@@ -1106,9 +1198,10 @@ class Rooms:
             token = teacher_token if isinstance(teacher_token, str) and teacher_token else secrets.token_urlsafe(16)
             # a round pairing's room is in round 0 until the teacher starts round 1
             room = Room(code, game, board, pairing, agent, token, self.store, on_change=self._on_change,
-                        round=0 if pairing in ROUND_PAIRINGS else 1)
+                        round=0 if pairing in ROUND_PAIRINGS else 1, class_changes=self.changes)
             self.store.add_room(code, game, board, pairing, agent, room.teacher_token, round=room.round)
             self._rooms[code] = room
+        self.changes.notify()
         self._on_change()
         return room
 
@@ -1166,7 +1259,7 @@ class Rooms:
                                  "this gridwidgets does not have: pass another --db")
             self._rooms[r["code"]] = Room(r["code"], r["game"], r["board"], r["pairing"], r["agent"],
                                           r["teacher_token"], self.store, bool(r["paused"]), int(r["round"]),
-                                          bool(r["closed"]))
+                                          bool(r["closed"]), class_changes=self.changes)
             if r.get("projector_names") in PROJECTOR_NAMES:
                 self._rooms[r["code"]].projector_names = r["projector_names"]
         for s in data["seats"]:

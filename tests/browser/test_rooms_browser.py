@@ -428,9 +428,8 @@ def test_the_teacher_pauses_the_room_and_a_students_click_waits(browser, tmp_pat
         wait_version(ann, "gridlock", 0)
         ann.locator('[data-game="gridlock"] [data-cell="B2"]').click()
         ann.locator('[data-game="gridlock"] [data-role="message"]').filter(has_text="paused").wait_for()
-        # the teacher's page redraws on its next look at the room (every 0.5 s)
-        teacher.locator(".gw-pause").filter(has_text=re.compile("Resume", re.I)).wait_for(timeout=10_000)
-        teacher.locator(".gw-pause").click()
+        # the teacher's page redraws at the room's push: Resume is the button that acts now
+        teacher.locator(".gw-resume:not([disabled])").click()
         ann.locator(".gw-paused").wait_for(state="detached")
         ann.locator('[data-game="gridlock"] [data-cell="B2"]').click()
         wait_version(ann, "gridlock", 1)
@@ -517,8 +516,7 @@ def test_a_stalled_page_after_a_flood_slows_nobody_and_shows_the_game_when_it_wa
             # the teacher's Pause reaches Ann, and her click is refused
             teacher.locator(".gw-room-panel .gw-pause").click()
             ann.locator(".gw-paused").wait_for(timeout=5_000)
-            teacher.locator(".gw-pause").filter(has_text=re.compile("Resume", re.I)).wait_for(timeout=10_000)
-            teacher.locator(".gw-pause").click()
+            teacher.locator(".gw-resume:not([disabled])").click()
             ann.locator(".gw-paused").wait_for(state="detached", timeout=5_000)
         finally:
             laptop.resume()
@@ -621,8 +619,9 @@ def test_the_teacher_renames_removes_and_hands_a_seat_to_the_agent_from_the_page
         ann.locator('[data-game="gridlock"] [data-role="message"]').filter(has_text="agent plays this seat").wait_for()
         teacher.locator(".gw-room-game").first.get_by_role("button", name="Ann plays again").click()
         ann.locator(".gw-handed").wait_for(state="detached", timeout=10_000)
-        # Robert leaves: removed, his game goes on with the agent
+        # Robert leaves: removed (once the teacher confirms), his game goes on with the agent
         teacher.locator(".gw-seat-row").filter(has_text="Robert").get_by_role("button", name="Remove").click()
+        teacher.locator(".gw-seat-row").filter(has_text="Robert").locator(".gw-remove-confirm").click()
         bob.get_by_text("took this seat out of the room").first.wait_for(timeout=10_000)
         assert bob.locator("[data-game]").count() == 0
         teacher.locator(".gw-room-game").first.filter(has_text="Robert (agent)").wait_for(timeout=10_000)
