@@ -1001,7 +1001,7 @@ def Results(room: Room, rooms: Rooms, version: Any) -> None:
     same = [r for r in rooms.rooms() if r.game_name == room.game_name]
     scope, set_scope = solara.use_state("room")
     chosen = [room] if scope == "room" else same
-    key = tuple(r.version for r in chosen)
+    key = _finished_key(chosen)
 
     def figures() -> list[Any]:
         figs = [results.win_rates_figure(chosen), results.scores_figure(chosen), results.choices_figure(chosen)]
@@ -1015,6 +1015,15 @@ def Results(room: Room, rooms: Rooms, version: Any) -> None:
         _p("<b>Every game</b>")
         solara.DataFrame(_from_one(results.results_table(chosen)), items_per_page=20)
         Downloads(chosen, f"results-{room.code}")
+
+
+def _finished_key(chosen: list[Room]) -> tuple[Any, ...]:
+    """What the charts are drawn from: each room's finished games (and its
+    seat names). A move in a game still going on leaves it unchanged, so the
+    charts are made again only when a game ends, not at every change of the
+    room (a page redraws at every change, pushed). Read without the games'
+    locks (one attribute each; a game ending meanwhile is seen at the next change)."""
+    return tuple((r.code, r.projector_names, tuple(rg.id for rg in list(r.games) if rg.game.is_over)) for r in chosen)
 
 
 @solara.component
@@ -1157,7 +1166,7 @@ def ProjectorResults(room: Room, version: Any) -> None:
     from . import results
 
     made = solara.use_thread(lambda: [f for f in (results.win_rates_figure([room]), results.choices_figure([room]))
-                                      if f is not None], dependencies=[room.version])
+                                      if f is not None], dependencies=[_finished_key([room])])
     # no student id (standings leave it out), and names only if the teacher chose them (Room.projector_names)
     solara.DataFrame(results.standings(room, public=True).set_index("rank"), items_per_page=40)
     Charts(made)
