@@ -565,6 +565,30 @@ def test_each_students_board_speaks_to_its_own_seat(db):
     assert shown(bb)["status"].startswith("Your move.")
 
 
+def test_at_a_simultaneous_node_each_seats_status_says_both_choose_at_once(bids):
+    """Issue 41: during Block Four's bid, O's page said "Player 1 (X) to bid two cards" (the hot-seat order,
+    BF-13) and its panel that O bids next; each page speaks to its own seat: both bid at the same time (BF-5)."""
+    _room, rg, bx, bo = bids
+    g = rg.game
+    for board in (bx, bo):
+        status = shown(board)["status"]
+        assert status == "Your move. You and your opponent bid at the same time, in secret.", status
+        panel = shown(board)["scene"]["panel"]
+        assert [row["values"][-1] for row in panel["rows"]] == ["to bid", "to bid"]  # nobody bids "next"
+    assert bo.handle_intent({"type": "play", "move": str(g.legal_moves(1)[0]), "player": 1})
+    assert shown(bo)["status"] == ("Your bid is in. You and your opponent bid at the same time: wait for "
+                                   "Xavier (X) to bid.")
+    assert shown(bx)["status"] == "Your move. You and your opponent bid at the same time: Olga (O) has bid."
+    for board in (bx, bo):  # never the game's hot-seat words, never a bid
+        assert "Player 1" not in shown(board)["status"] and "to bid two cards" not in shown(board)["status"]
+    assert bx.handle_intent({"type": "play", "move": str(g.legal_moves(0)[0]), "player": 0})
+    assert not g.is_simultaneous_node() or g.pending == ()
+    mover = g.players_to_move[0] if g.players_to_move else None
+    if mover is not None and not g.is_simultaneous_node():  # the placements: one seat at a time again
+        assert shown((bx, bo)[mover])["status"].startswith("Your move.")
+        assert "wait for" in shown((bx, bo)[1 - mover])["status"]
+
+
 def test_a_students_board_shows_its_own_secret_choice_and_no_message_holds_the_others(bids):
     import json
 
