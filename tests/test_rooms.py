@@ -685,3 +685,34 @@ def test_importing_the_rooms_imports_no_server_and_serving_without_solara_says_w
             "except ImportError as e:\n    print(e)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert "gridwidgets[rooms]" in out
+
+
+def test_the_teacher_sends_a_games_replay_to_the_projector_and_takes_it_off(db):
+    room = Rooms(Store(db)).create("gridlock")
+    ann, _bob, _cy, _dee = (room.join(n) for n in ("Ann", "Bob", "Cy", "Dee"))
+    first, second = room.games
+    assert room.projected_replay == 0
+    before = room.version
+    room.project_replay(room.teacher_token, second.id)
+    assert room.projected_replay == second.id and room.version > before  # the projector's page redraws
+    for token, game, refusal in ((ann.token, first.id, "teacher"), (room.teacher_token, 99, "no game"),
+                                 (room.teacher_token, "1", "number"), (room.teacher_token, True, "number")):
+        with pytest.raises(RoomError, match=refusal):
+            room.project_replay(token, game)
+        assert room.projected_replay == second.id  # a refusal changes nothing
+    room.project_replay(room.teacher_token, 0)
+    assert room.projected_replay == 0
+
+
+def test_ask_the_class_names_each_game_by_its_round_and_players(db):
+    from gridwidgets.rooms.activities import game_label, game_labels
+
+    room = Rooms(Store(db)).create("gridlock", pairing="round-robin")
+    for name in ("Ann", "Bob", "Cy", "Dee"):
+        room.join(name)
+    room.next_round(room.teacher_token)
+    labels = game_labels(room, room.games)
+    assert set(labels) == {str(rg.id) for rg in room.games}
+    assert all(label.startswith(f"Round {room.round}: ") and " vs " in label for label in labels.values())
+    assert game_label(room, room.games[0]) == "Round {}: {} vs {}".format(
+        room.round, *(room.player_name(room.games[0], p) for p in (0, 1)))

@@ -226,6 +226,8 @@ class Room:
     polls: list[Poll] = field(default_factory=list)
     #: the exercise sets given to this room, oldest first (the last one not ended is on the screens)
     assignments: list[Assignment] = field(default_factory=list)
+    #: the game whose replay the projector shows (its id; 0: none): :meth:`project_replay` (not stored)
+    projected_replay: int = 0
 
     @property
     def players_per_game(self) -> int:
@@ -903,6 +905,22 @@ class Room:
             return row
 
     # -- making games ------------------------------------------------------------
+    # -- the projector's replay ----------------------------------------------------
+    def project_replay(self, teacher_token: str, game_id: int) -> None:
+        """Show the replay of game ``game_id`` on the projector's page (``0``: take it off).
+
+        Raises:
+            RoomError: without the teacher token, or no such game in this room.
+        """
+        self.check_teacher(teacher_token)
+        if isinstance(game_id, bool) or not isinstance(game_id, int):
+            raise RoomError(f"a game's id is a number, not {str(game_id)[:12]!r}")
+        with self._lock:
+            if game_id:
+                self.game(game_id)
+            self.projected_replay = game_id
+            self._changed()
+
     def _new_game(self, players: list[str]) -> RoomGame:
         from ..menu import start_game
 
