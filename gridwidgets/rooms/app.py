@@ -171,8 +171,11 @@ _CSS = """
 .gw-projector .gw-projector-results img { max-width: 100%; height: auto; align-self: flex-start; }
 .gw-projector .gw-proj-replay { height: 100%; display: flex; flex-direction: column; }
 .gw-projector .gw-proj-replay h2 { margin: 0 0 calc(var(--gw-t) * .3); font-weight: 700; }
-.gw-projector .gw-proj-replay .gw-root .gw-svg { width: auto; height: auto; max-width: 100%;
-  max-height: calc(100vh - var(--gw-t) * 16); }
+.gw-projector .gw-proj-replay .gw-root { flex-direction: row; align-items: flex-start; }
+.gw-projector .gw-proj-replay .gw-board { flex: 1 1 0; min-width: 0; max-width: calc(100% - var(--gw-t) * 13); }
+.gw-projector .gw-proj-replay .gw-side { flex: 0 0 calc(var(--gw-t) * 12); }
+.gw-projector .gw-proj-replay .gw-root .gw-svg { width: 100%; height: auto;
+  max-height: calc(100vh - var(--gw-t) * 10); }
 .gw-projector .gw-proj-replay .gw-moves { max-height: calc(var(--gw-t) * 4); overflow: auto; }
 /* a field's name in its corner would cover a cell at 24 px: the projector's boards show the fields' frames only */
 .gw-projector .gw-svg .gw-region-label { display: none; }
