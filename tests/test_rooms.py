@@ -716,3 +716,14 @@ def test_ask_the_class_names_each_game_by_its_round_and_players(db):
     assert all(label.startswith(f"Round {room.round}: ") and " vs " in label for label in labels.values())
     assert game_label(room, room.games[0]) == "Round {}: {} vs {}".format(
         room.round, *(room.player_name(room.games[0], p) for p in (0, 1)))
+
+
+def test_the_projectors_games_grid_holds_the_games_it_shows_in_at_most_three_rows():
+    from gridwidgets.rooms.app import PROJECTED_GAMES, projector_grid
+
+    for mode, cap in PROJECTED_GAMES.items():
+        for n in range(0, 40):
+            cols, rows = projector_grid(n, mode)
+            assert cols * rows >= min(max(n, 1), cap) and rows <= 3 and cols <= 4, (mode, n, cols, rows)
+            assert cols * rows < min(max(n, 1), cap) + cols  # no empty row
+    assert projector_grid(4, "strip") == (4, 1) and projector_grid(30, "full") == (4, 3)

@@ -1030,14 +1030,14 @@ def ProjectorView(rooms: Rooms) -> None:
                 with solara.Div(classes=["gw-proj-results"]):
                     ProjectorResults(room, version, charts=not stage,
                                      rows=PROJECTED_STANDINGS["stack" if stage else "side"])
-            ProjectedGames(room, games, mode)
+            ProjectedGames(room, games, mode, tuple((g.id, g.game.version, tuple(sorted(g.handed))) for g in games))
 
 
 @solara.component
-def ProjectedGames(room: Room, games: list[RoomGame], mode: str) -> None:
+def ProjectedGames(room: Room, games: list[RoomGame], mode: str, version: Any) -> None:
     """The projector's games: a grid that fits its part of the screen (the
     boards drawn by their height), at most :data:`PROJECTED_GAMES` ``[mode]``,
-    the rest said as "+N more"."""
+    the rest said as "+N more"; ``version`` (the games' versions) redraws it."""
     cap = PROJECTED_GAMES[mode]
     shown = games if len(games) <= cap else games[: cap - 1]
     cols, rows = projector_grid(len(shown) + (len(games) > cap), mode)
