@@ -193,9 +193,6 @@ _CSS = """
   .gw-rooms:not(.gw-projector) .gw-root .bf-card { min-width: 48px; padding-left: 4px; padding-right: 4px; }
   .gw-rooms:not(.gw-projector) .gw-root .bf-bar-row { flex-wrap: wrap; }
 }
-/* a touch screen is tapped: the words for a mouse give way to the words for a finger (and back) */
-.gw-touch-words { display: none; }
-@media (pointer: coarse) { .gw-rooms .gw-mouse-words { display: none; } .gw-rooms .gw-touch-words { display: inline; } }
 """
 #: the watcher's script (:class:`ConnectionWatch`): says the connection is lost, reloads once the server answers
 _WATCH_ESM = r"""
