@@ -727,3 +727,21 @@ def test_the_projectors_games_grid_holds_the_games_it_shows_in_at_most_three_row
             assert cols * rows >= min(max(n, 1), cap) and rows <= 3 and cols <= 4, (mode, n, cols, rows)
             assert cols * rows < min(max(n, 1), cap) + cols  # no empty row
     assert projector_grid(4, "strip") == (4, 1) and projector_grid(30, "full") == (4, 3)
+
+
+def test_a_projector_chart_has_no_text_under_18_points():
+    """18 pt is 24 px where the projector shows the chart at its size (the browser test checks the size)."""
+    from matplotlib.figure import Figure
+    from matplotlib.text import Text
+
+    from gridwidgets.rooms.app import _big_text
+
+    fig = Figure(figsize=(9, 3.4), layout="constrained")
+    ax = fig.add_subplot()
+    ax.bar(["IL", "IT"], [0.6, 0.3], label="chosen")
+    ax.legend(fontsize="small")
+    fig.suptitle("a long title " * 12)
+    _big_text(fig)
+    assert fig.get_size_inches()[0] == 8.0
+    assert min(t.get_fontsize() for t in fig.findobj(Text) if t.get_text()) >= 18
+    fig.savefig(__import__("io").BytesIO(), format="svg")  # its long title wraps, and it draws

@@ -1150,6 +1150,8 @@ def _big_text(fig: Any) -> Any:
     fig.set_size_inches(8.0, max(3.6, min(4.6, 8.0 * h / w * 1.25)))
     for text in fig.findobj(Text):
         text.set_fontsize(max(18.0, float(text.get_fontsize())))
+    for text in [*fig.texts, *(ax.title for ax in fig.axes)]:  # a long title in lines, within the figure
+        text.set_wrap(True)
     return fig
 
 
