@@ -148,6 +148,10 @@ def test_the_projector_shows_the_games_the_results_and_the_bid_poll_without_scro
             .map(e => e.getBoundingClientRect()).filter(r => r.width && (r.bottom > innerHeight + 0.5
             || r.right > innerWidth + 0.5)).length""")
         assert cut == 0, f"{cut} parts of the projector's page lie beyond the screen"
+        # a chart (an image: its text is 18 pt at its own size) is never shown smaller than its size
+        shrunk = projector.evaluate("""() => [...document.querySelectorAll('.gw-projector-results img')]
+            .filter(i => i.getBoundingClientRect().width < i.naturalWidth - 1).length""")
+        assert shrunk == 0, "a chart on the projector is shown smaller than its size"
         texts = projector.evaluate(TEXT_SIZES)
         # the marks drawn in the games' small boards are pieces of a picture scaled with its board, not text
         small = [t for t in texts if t["size"] < 24 and not t["where"].startswith("gw-static")]
