@@ -567,6 +567,30 @@ def test_each_students_board_speaks_to_its_own_seat(db):
     assert shown(bb)["status"].startswith("Your move.")
 
 
+def test_at_a_simultaneous_node_each_seats_status_says_both_choose_at_once(bids):
+    """Issue 41: during Block Four's bid, O's page said "Player 1 (X) to bid two cards" (the hot-seat order,
+    BF-13) and its panel that O bids next; each page speaks to its own seat: both bid at the same time (BF-5)."""
+    _room, rg, bx, bo = bids
+    g = rg.game
+    for board in (bx, bo):
+        status = shown(board)["status"]
+        assert status == "Your move. You and your opponent bid at the same time, in secret.", status
+        panel = shown(board)["scene"]["panel"]
+        assert [row["values"][-1] for row in panel["rows"]] == ["to bid", "to bid"]  # nobody bids "next"
+    assert bo.handle_intent({"type": "play", "move": str(g.legal_moves(1)[0]), "player": 1})
+    assert shown(bo)["status"] == ("Your bid is in. You and your opponent bid at the same time: wait for "
+                                   "Xavier (X) to bid.")
+    assert shown(bx)["status"] == "Your move. You and your opponent bid at the same time: Olga (O) has bid."
+    for board in (bx, bo):  # never the game's hot-seat words, never a bid
+        assert "Player 1" not in shown(board)["status"] and "to bid two cards" not in shown(board)["status"]
+    assert bx.handle_intent({"type": "play", "move": str(g.legal_moves(0)[0]), "player": 0})
+    assert not g.is_simultaneous_node() or g.pending == ()
+    mover = g.players_to_move[0] if g.players_to_move else None
+    if mover is not None and not g.is_simultaneous_node():  # the placements: one seat at a time again
+        assert shown((bx, bo)[mover])["status"].startswith("Your move.")
+        assert "wait for" in shown((bx, bo)[1 - mover])["status"]
+
+
 def test_a_students_board_shows_its_own_secret_choice_and_no_message_holds_the_others(bids):
     import json
 
@@ -783,3 +807,61 @@ def test_a_late_joiner_in_a_round_robin_room_meets_nobody_twice(db):
         assert not pairs & met, f"a rematch in round {r}"
         met |= pairs
         assert sorted(t for g in games for t in g.players if t != AGENT) == sorted(room.seats)
+def test_the_teacher_sends_a_games_replay_to_the_projector_and_takes_it_off(db):
+    room = Rooms(Store(db)).create("gridlock")
+    ann, _bob, _cy, _dee = (room.join(n) for n in ("Ann", "Bob", "Cy", "Dee"))
+    first, second = room.games
+    assert room.projected_replay == 0
+    before = room.version
+    room.project_replay(room.teacher_token, second.id)
+    assert room.projected_replay == second.id and room.version > before  # the projector's page redraws
+    for token, game, refusal in ((ann.token, first.id, "teacher"), (room.teacher_token, 99, "no game"),
+                                 (room.teacher_token, "1", "number"), (room.teacher_token, True, "number")):
+        with pytest.raises(RoomError, match=refusal):
+            room.project_replay(token, game)
+        assert room.projected_replay == second.id  # a refusal changes nothing
+    room.project_replay(room.teacher_token, 0)
+    assert room.projected_replay == 0
+
+
+def test_ask_the_class_names_each_game_by_its_round_and_players(db):
+    from gridwidgets.rooms.activities import game_label, game_labels
+
+    room = Rooms(Store(db)).create("gridlock", pairing="round-robin")
+    for name in ("Ann", "Bob", "Cy", "Dee"):
+        room.join(name)
+    room.next_round(room.teacher_token)
+    labels = game_labels(room, room.games)
+    assert set(labels) == {str(rg.id) for rg in room.games}
+    assert all(label.startswith(f"Round {room.round}: ") and " vs " in label for label in labels.values())
+    assert game_label(room, room.games[0]) == "Round {}: {} vs {}".format(
+        room.round, *(room.player_name(room.games[0], p) for p in (0, 1)))
+
+
+def test_the_projectors_games_grid_holds_the_games_it_shows_in_at_most_three_rows():
+    from gridwidgets.rooms.app import PROJECTED_GAMES, projector_grid
+
+    for mode, cap in PROJECTED_GAMES.items():
+        for n in range(0, 40):
+            cols, rows = projector_grid(n, mode)
+            assert cols * rows >= min(max(n, 1), cap) and rows <= 3 and cols <= 4, (mode, n, cols, rows)
+            assert cols * rows < min(max(n, 1), cap) + cols  # no empty row
+    assert projector_grid(4, "strip") == (4, 1) and projector_grid(30, "full") == (4, 3)
+
+
+def test_a_projector_chart_has_no_text_under_18_points():
+    """18 pt is 24 px where the projector shows the chart at its size (the browser test checks the size)."""
+    from matplotlib.figure import Figure
+    from matplotlib.text import Text
+
+    from gridwidgets.rooms.app import _big_text
+
+    fig = Figure(figsize=(9, 3.4), layout="constrained")
+    ax = fig.add_subplot()
+    ax.bar(["IL", "IT"], [0.6, 0.3], label="chosen")
+    ax.legend(fontsize="small")
+    fig.suptitle("a long title " * 12)
+    _big_text(fig)
+    assert fig.get_size_inches()[0] == 8.0
+    assert min(t.get_fontsize() for t in fig.findobj(Text) if t.get_text()) >= 18
+    fig.savefig(__import__("io").BytesIO(), format="svg")  # its long title wraps, and it draws

@@ -122,6 +122,9 @@ class Game(KnowledgeHooks, PictureHooks, TerminalHooks, ViewHooks, ABC):
     final_rule: ClassVar[str] = "C-5"
     #: the rule that keeps submissions hidden (cited when a view would need one)
     secrecy_rule: ClassVar[str] = "C-5"
+    #: the words for a choice at a simultaneous node, for pages that speak to one seat:
+    #: (verb, its past with "has", noun), e.g. ``("bid", "has bid", "bid")``
+    simultaneous_words: ClassVar[tuple[str, str, str]] = ("choose", "has chosen", "choice")
     #: player names, index = player id (rule C-3)
     players: tuple[str, ...] = ()
     rows: int

@@ -25,7 +25,7 @@ from .pageutil import safe_action as _safe
 from .polls import Poll
 
 __all__ = ["MAX_DROPPED", "SOURCES", "AskClass", "ExercisePanel", "ExerciseSeat", "PollPanel", "PollSeat",
-           "read_dropped"]
+           "game_label", "game_labels", "read_dropped"]
 
 #: where the teacher's form takes a poll's position from
 SOURCES = {"game": "A game of this room", "exercise": "An exercise of the room's set",
@@ -68,6 +68,21 @@ def read_dropped(file: Any) -> str:
 
 def _p(inner_html: str, cls: str = "") -> None:
     solara.HTML(tag="p", unsafe_innerHTML=inner_html, classes=[cls] if cls else [])
+
+
+def game_label(room: Room, rg: Any) -> str:
+    """A game of ``room`` as people name it: its round and its players, ``"Round 2: Ann vs Bob"``."""
+    return f"Round {rg.round}: " + " vs ".join(room.player_name(rg, p) for p in range(len(rg.players)))
+
+
+def game_labels(room: Room, games: list[Any]) -> dict[str, str]:
+    """``{game id (str): label}`` for a menu of ``games`` (:func:`game_label`; a label two games would
+    share, e.g. a game started again, gets the game's number too)."""
+    labels = {str(rg.id): game_label(room, rg) for rg in games}
+    seen: dict[str, int] = {}
+    for label in labels.values():
+        seen[label] = seen.get(label, 0) + 1
+    return {gid: label if seen[label] == 1 else f"{label} (game {gid})" for gid, label in labels.items()}
 
 
 # -- the student's page ----------------------------------------------------------------------------------
@@ -131,7 +146,7 @@ def AskClass(room: Room, key: Callable[[], str], on_close: Callable[[], None]) -
         if source == "game":
             rg = room.game(int(game_id))
             at = None if step < 0 else step
-            label = f"game {rg.id} ({' vs '.join(room.player_name(rg, p) for p in range(len(rg.players)))})"
+            label = game_label(room, rg)
             # the poll copies the game (under its lock)
             room.open_poll(key(), rg.game, step=at, label=label + (f", step {at}" if at is not None else ""),
                            live_answers=live)
@@ -150,11 +165,11 @@ def AskClass(room: Room, key: Callable[[], str], on_close: Callable[[], None]) -
             if not games:
                 _p("No game in this room yet.")
             else:
-                labels = {str(rg.id): f"game {rg.id}, round {rg.round}: "
-                          + " vs ".join(room.player_name(rg, p) for p in range(len(rg.players)))
-                          for rg in games}
-                solara.Select("Game", value=game_id if game_id in labels else str(games[-1].id),
-                              values=list(labels), on_value=set_game_id, classes=["gw-ask-game"])
+                labels = game_labels(room, games)
+                ids = {label: gid for gid, label in labels.items()}
+                solara.Select("Game", value=labels.get(game_id, labels[str(games[-1].id)]),
+                              values=list(ids), on_value=lambda label: set_game_id(ids.get(label, game_id)),
+                              classes=["gw-ask-game"])
                 rg = room.game(int(game_id)) if game_id in labels else games[-1]
                 total = len(rg.game.steps) + len(rg.game.future_steps)
                 with solara.Div(classes=["gw-ask-step"]):

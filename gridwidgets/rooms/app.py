@@ -109,7 +109,112 @@ _CSS = """
 @keyframes gw-spin { to { transform: rotate(360deg); } }
 .gw-confirm-remove { display: inline-flex; gap: 8px; align-items: center; flex-wrap: wrap;
            border: 1px solid #b91c1c; border-radius: 6px; padding: 2px 8px; }
-""" + activities.CSS
+.gw-replay-actions { display: flex; gap: 12px; flex-wrap: wrap; margin-top: 8px; }
+/* a replay opens in the games' grid, under its game's row: the whole row */
+.gw-room-games > .gw-replay { grid-column: 1 / -1; }
+""" + activities.CSS + """
+/* -- the projector (issue 41): the whole screen and no scrolling; text of at least --gw-t, a 45th of the
+   screen's height (24 px on 1920x1080): the layout follows the projector's screen, not the teacher's page -- */
+.gw-rooms.gw-projector { --gw-t: min(calc(100vh / 45), calc(100vw / 60)); max-width: none; height: 100vh;
+  box-sizing: border-box; margin: 0; padding: calc(var(--gw-t) * .4) calc(var(--gw-t) * .8); line-height: 1.3;
+  --gw-min-label: var(--gw-t); }
+.gw-projector :not(svg, svg *) { font-size: var(--gw-t) !important; }
+.gw-projector .gw-proj { display: flex; flex-direction: column; gap: calc(var(--gw-t) * .4); height: 100%; }
+.gw-projector .gw-proj-head { flex: 0 0 auto; flex-wrap: nowrap; gap: var(--gw-t); align-items: center; }
+.gw-projector .gw-proj-compact .gw-proj-head { height: calc(var(--gw-t) * 5.6); }
+.gw-projector .gw-qr { padding: calc(var(--gw-t) * .25); flex: 0 0 auto; }
+.gw-projector .gw-proj-compact .gw-qr svg { width: calc(var(--gw-t) * 5); }
+.gw-projector .gw-proj-roomy .gw-qr svg { width: calc(var(--gw-t) * 11); }
+.gw-projector .gw-proj-where { flex: 1 1 0; min-width: 0; }
+.gw-projector .gw-proj-say { margin: 0; }
+.gw-projector .gw-address { font-size: calc(var(--gw-t) * 1.4) !important; }
+.gw-projector .gw-big-code { font-size: calc(var(--gw-t) * 2.6) !important; margin: 0; flex: 0 0 auto; }
+.gw-projector .gw-proj-roomy .gw-big-code { font-size: calc(var(--gw-t) * 5.5) !important; }
+.gw-projector .gw-proj-roomy .gw-proj-head { flex-wrap: wrap; }
+.gw-projector .gw-proj-info { flex: 0 1 32%; min-width: 0; display: flex; flex-direction: column;
+  gap: calc(var(--gw-t) * .3); align-items: flex-start; }
+.gw-projector .gw-proj-info p { margin: 0; }
+.gw-projector .gw-joined { display: -webkit-box; -webkit-line-clamp: 2; -webkit-box-orient: vertical;
+  overflow: hidden; }
+.gw-projector .gw-proj-warning { color: #92400e; font-weight: 600; }
+.theme--dark .gw-projector .gw-proj-warning { color: #fcd34d; }
+.gw-projector .gw-proj-info .v-btn { height: auto !important; min-height: calc(var(--gw-t) * 1.8);
+  text-transform: none; letter-spacing: normal; }
+.gw-projector .gw-proj-main { flex: 1 1 0; min-height: 0; display: grid; gap: calc(var(--gw-t) * .6);
+  grid-template-columns: minmax(0, 1fr); grid-template-rows: minmax(0, 1fr); }
+.gw-projector .gw-proj-main > * { min-width: 0; min-height: 0; }
+.gw-projector .gw-proj-side { grid-template-columns: minmax(0, 1.15fr) minmax(0, 1fr); }
+.gw-projector .gw-proj-side > .gw-proj-games { grid-column: 2; grid-row: 1; }
+.gw-projector .gw-proj-strip { grid-template-columns: minmax(0, 1.15fr) minmax(0, 1fr);
+  grid-template-rows: auto minmax(0, 1fr); grid-template-areas: "stage results" "stage games"; }
+.gw-projector .gw-proj-strip > .gw-proj-stage { grid-area: stage; }
+.gw-projector .gw-proj-strip > .gw-proj-results { grid-area: results; }
+.gw-projector .gw-proj-strip > .gw-proj-games { grid-area: games; }
+.gw-projector .gw-proj-games { display: grid; gap: calc(var(--gw-t) * .5); height: 100%;
+  grid-template-columns: repeat(var(--gw-cols, 1), minmax(0, 1fr));
+  grid-template-rows: repeat(var(--gw-rows, 1), minmax(0, 1fr)); }
+.gw-projector .gw-proj-games .gw-room-game { display: flex; flex-direction: column; min-height: 0; min-width: 0;
+  padding: calc(var(--gw-t) * .25); margin: 0; }
+.gw-projector .gw-room-game .gw-caption { margin: 0; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.gw-projector .gw-proj-board { flex: 1 1 0; min-height: 0; line-height: 0; }
+.gw-projector .gw-proj-board svg { width: 100%; height: auto; max-height: 100%; }
+.gw-projector .gw-proj-more { display: flex; align-items: center; justify-content: center; text-align: center; }
+.gw-projector .gw-poll { height: 100%; box-sizing: border-box; margin: 0 !important; box-shadow: none !important;
+  border: 1px solid #d1d5db; }
+.gw-projector .gw-poll > .v-card__text { height: 100%; box-sizing: border-box; padding: calc(var(--gw-t) * .4);
+  display: grid; grid-template-columns: minmax(0, 1.25fr) minmax(0, 1fr); grid-template-rows: auto minmax(0, 1fr);
+  gap: calc(var(--gw-t) * .3) var(--gw-t); align-items: start; }
+.gw-projector .gw-poll > .v-card__text > * { grid-column: 2; min-width: 0; min-height: 0; }
+.gw-projector .gw-poll .gw-poll-head { grid-column: 1 / -1; }
+.gw-projector .gw-poll .gw-poll-head h2 { margin: 0; font-weight: 700; }
+.gw-projector .gw-poll .gw-poll-board-big { grid-column: 1; grid-row: 2; }
+.gw-projector .gw-poll .gw-poll-board-big .gw-root,
+.gw-projector .gw-proj-replay .gw-root { flex-direction: column; flex-wrap: nowrap; gap: calc(var(--gw-t) * .3); }
+/* the poll's board takes the height its side (status, players) leaves */
+.gw-projector .gw-poll .gw-poll-board-big { align-self: stretch; height: 100%; }
+.gw-projector .gw-poll-board-big :has(.gw-root) { height: 100%; }
+.gw-projector .gw-poll-board-big .gw-root { height: 100%; padding: 0; }
+.gw-projector .gw-poll-board-big .gw-board { flex: 0 1 auto; min-height: 0; }
+.gw-projector .gw-poll-board-big .gw-side { flex: 0 0 auto; }
+.gw-projector .gw-poll .gw-root .gw-svg { width: 100%; height: auto; max-width: 100%; max-height: 100%; }
+.gw-projector .gw-message.is-empty { display: none; }
+.gw-projector .gw-poll .gw-controls, .gw-projector .gw-poll .gw-history, .gw-projector .gw-poll .gw-hints,
+.gw-projector .gw-poll .bf-own, .gw-projector .gw-poll .gw-events, .gw-projector .gw-proj-replay .gw-controls,
+.gw-projector .gw-proj-replay .bf-own, .gw-projector .gw-proj-replay .gw-events { display: none !important; }
+.gw-projector .gw-poll-table table, .gw-projector .gw-proj-standings table { border-collapse: collapse; }
+.gw-projector .gw-poll-table th, .gw-projector .gw-poll-table td,
+.gw-projector .gw-proj-standings th, .gw-projector .gw-proj-standings td {
+  padding: calc(var(--gw-t) * .12) calc(var(--gw-t) * .4); border-bottom: 1px solid #d1d5db; text-align: left; }
+.gw-projector .gw-proj-standings td.gw-num { text-align: right; font-variant-numeric: tabular-nums; }
+.gw-projector .gw-poll-table caption, .gw-projector .gw-proj-standings caption { text-align: left;
+  caption-side: top; font-weight: 600; padding-bottom: calc(var(--gw-t) * .2); }
+.gw-projector .gw-projector-results { display: flex; flex-direction: column; gap: calc(var(--gw-t) * .4); }
+.gw-projector .gw-projector-results img { max-width: 100%; height: auto; align-self: flex-start; }
+.gw-projector .gw-proj-replay { height: 100%; display: flex; flex-direction: column; }
+.gw-projector .gw-proj-replay h2 { margin: 0 0 calc(var(--gw-t) * .3); font-weight: 700; }
+.gw-projector .gw-proj-replay .gw-root { flex-direction: row; align-items: flex-start; }
+.gw-projector .gw-proj-replay .gw-board { flex: 1 1 0; min-width: 0; max-width: calc(100% - var(--gw-t) * 13); }
+.gw-projector .gw-proj-replay .gw-side { flex: 0 0 calc(var(--gw-t) * 12); }
+.gw-projector .gw-proj-replay .gw-root .gw-svg { width: 100%; height: auto;
+  max-height: calc(100vh - var(--gw-t) * 10); }
+.gw-projector .gw-proj-replay .gw-moves { max-height: calc(var(--gw-t) * 4); overflow: auto; }
+/* a field's name in its corner would cover a cell at 24 px: the projector's boards show the fields' frames only */
+.gw-projector .gw-svg .gw-region-label { display: none; }
+/* -- a room's pages on a touch screen or a narrow window (a phone): controls of 44x44 CSS px at least,
+   text of 14 px at least (issue 41); the notebook's widget keeps its look (these rules are the rooms' only) -- */
+@media (pointer: coarse), (max-width: 600px) {
+  .gw-rooms:not(.gw-projector) { --gw-min-label: 14px; }
+  .gw-rooms:not(.gw-projector) .gw-root :not(svg, svg *) { font-size: 14px; }
+  .gw-rooms:not(.gw-projector) .gw-root .gw-status { font-size: 17px; }
+  .gw-rooms:not(.gw-projector) .gw-root .gw-status * { font-size: inherit; }
+  .gw-rooms:not(.gw-projector) .gw-svg .gw-region-label { font-size: calc(14px / var(--gw-board-scale, 1)); }
+  .gw-rooms:not(.gw-projector) .gw-root button, .gw-rooms:not(.gw-projector) .gw-root select,
+  .gw-rooms:not(.gw-projector) .v-btn:not(.v-btn--icon) { min-height: 44px !important; min-width: 44px !important; }
+  .gw-rooms:not(.gw-projector) .v-btn:not(.v-btn--icon) { height: auto !important; }
+  .gw-rooms:not(.gw-projector) .gw-root .bf-card { min-width: 48px; padding-left: 4px; padding-right: 4px; }
+  .gw-rooms:not(.gw-projector) .gw-root .bf-bar-row { flex-wrap: wrap; }
+}
+"""
 #: the watcher's script (:class:`ConnectionWatch`): says the connection is lost, reloads once the server answers
 _WATCH_ESM = r"""
 function render({ el }) {
@@ -181,12 +286,25 @@ function render({ el }) {
     "system-ui,sans-serif;background:#fde68a;color:#111827;border-bottom:3px solid #b45309;text-align:center;";
   document.body.appendChild(bar);
   el.dataset.gwWatch = "on";
+  // the watcher takes no room on the page (the projector's page is exactly the screen's height): its box
+  // in the page's column is not displayed (the banner is the body's)
+  const hide = () => {  // (once the page has put the watcher in its place)
+    let box = el;
+    const column = (e) => !e || e === document.body || e.classList.contains("v-sheet");
+    while (!column(box.parentElement)) box = box.parentElement;
+    if (!box.parentElement || box.parentElement === document.body) return false;
+    if (box.style.display !== "none") box.style.display = "none";
+    return true;
+  };
+  const place = () => { if (!hide()) requestAnimationFrame(place); };
+  place();
   let lostAt = null, asking = false;
   const state = () => {
     const s = window.solara && window.solara.debug && window.solara.debug.connectionStatus;
     return typeof s === "string" ? s : "connected";
   };
   const tick = async () => {
+    hide();
     if (state() === "connected") { lostAt = null; bar.hidden = true; return; }
     if (lostAt === null) lostAt = Date.now();
     const secs = Math.round((Date.now() - lostAt) / 1000);
@@ -810,8 +928,10 @@ def RoomPanel(room: Room, key: Callable[[], str], rooms: Rooms, version: Any) ->
         with solara.Div(classes=_games_classes(room)).key("games"):
             for rg in games:
                 GameCard(room, rg, key, set_replay, (rg.game.version, tuple(sorted(rg.handed))))
-        if replay:
-            Replay(room, replay, set_replay).key("replay")
+                if replay == rg.id:  # where the teacher is looking: right under the game's row
+                    Replay(room, replay, set_replay, key, room.projected_replay == replay).key("replay")
+        if replay and all(rg.id != replay for rg in games):
+            Replay(room, replay, set_replay, key, room.projected_replay == replay).key("replay")
         if show_results:
             Results(room, rooms, version).key("results")
 
@@ -978,8 +1098,14 @@ def GameCard(room: Room, rg: RoomGame, key: Callable[[], str], on_replay: Any, v
 
 
 @solara.component
-def Replay(room: Room, game_id: int, on_close: Any) -> None:
+def Replay(room: Room, game_id: int, on_close: Any, key: Callable[[], str] | None = None,
+           projected: bool = False) -> None:
+    """A game's replay on the teacher's page, opened in the games' grid right
+    under the game's card (the whole row: where the teacher is looking), with
+    a button that puts it on the projector (:meth:`Room.project_replay`) or
+    takes it off."""
     rg = room.game(game_id)
+    error, set_error = solara.use_state("")
 
     def make() -> Any:
         with rg.game.lock:
@@ -988,10 +1114,19 @@ def Replay(room: Room, game_id: int, on_close: Any) -> None:
 
     board = solara.use_memo(make, [game_id])
     solara.use_effect(lambda: board.close, [board])
-    with solara.Card(f"Replay: {' vs '.join(room.player_name(rg, p) for p in range(len(rg.players)))} (a copy: the "
-                     "slider scrubs the moves; the game itself is untouched)", classes=["gw-replay"]):
+    with solara.Card(f"Replay: {activities.game_label(room, rg)} (a copy: the slider scrubs the moves; the game "
+                     "itself is untouched)", classes=["gw-replay"]):
         solara.display(board)
-        solara.Button("Close replay", on_click=lambda: on_close(0), outlined=True)
+        with solara.Div(classes=["gw-replay-actions"]):
+            solara.Button("Close replay", on_click=lambda: on_close(0), outlined=True, classes=["gw-close-replay"])
+            if key is not None:
+                solara.Button("Take it off the projector" if projected else "Show on projector",
+                              on_click=_safe(lambda: room.project_replay(key(), 0 if projected else game_id),
+                                             set_error),
+                              color="primary", outlined=projected, classes=["gw-project-replay"],
+                              attributes={"aria-pressed": "true" if projected else "false"})
+        if error:
+            solara.Error(error)
 
 
 @solara.component
@@ -1117,8 +1252,40 @@ def ProjectorPage() -> None:
         ProjectorView(rooms)
 
 
+#: the most games the projector shows at once, by what else it shows (the rest: "+N more"); its games grid
+#: as (columns, rows) for so many games, the boards sized to the screen's height
+PROJECTED_GAMES = {"full": 12, "side": 6, "strip": 4}
+#: the standings' rows the projector shows, by what else it shows (the rest: "and N more")
+PROJECTED_STANDINGS = {"side": 12, "stack": 8}
+#: the standings' columns the projector shows (the rest are the teacher's, in the CSV)
+PROJECTED_COLUMNS = ("rank", "name", "played", "won", "drawn", "lost", "points")
+
+
+def projector_grid(n: int, mode: str) -> tuple[int, int]:
+    """The projector's games grid for ``n`` games shown (at most
+    :data:`PROJECTED_GAMES` ``[mode]``): ``(columns, rows)``. ``mode``:
+    ``"full"`` (the games alone), ``"side"`` (beside a poll, a replay or
+    the results), ``"strip"`` (one row, under the results beside a poll)."""
+    n = max(1, min(n, PROJECTED_GAMES[mode]))
+    if mode == "strip":
+        return n, 1
+    if mode == "side":
+        return (1, n) if n <= 2 else (2, (n + 1) // 2)
+    if n <= 4:
+        return n, 1
+    return (3, 2) if n <= 6 else (4, 2) if n <= 8 else (4, 3)
+
+
 @solara.component
 def ProjectorView(rooms: Rooms) -> None:
+    """The projector's page: the whole screen, no scrolling (issue 41). A head
+    (the QR code, the students' address, the room code, who joined; large
+    while nothing else is shown) above a grid whose parts are the class
+    poll, the replay the teacher sent, the games (boards sized to the
+    screen's height, at most :data:`PROJECTED_GAMES`) and the results; text
+    of at least 24 px on a 1920x1080 screen (``--gw-t``, a 45th of the
+    screen's height: the layout follows the projector's screen, not the
+    teacher's page)."""
     version = use_changes(rooms.changes, lambda: _rooms_version(rooms), MIN_REDRAW)
     all_rooms = [r for r in rooms.rooms() if not r.closed]
     selected, set_selected = solara.use_state(all_rooms[-1].code if all_rooms else "")
@@ -1128,48 +1295,177 @@ def ProjectorView(rooms: Rooms) -> None:
         return
     codes = [r.code for r in all_rooms]
     room = rooms.room(selected if selected in codes else codes[-1])
-    if len(codes) > 1:
-        solara.ToggleButtonsSingle(value=room.code, values=codes, on_value=set_selected,
-                                   classes=["gw-room-tabs"]).key("tabs")
     join = _join_url(room)
-    # keys: a part shown or hidden (a poll, the paused banner) moves no other part (see RoomPanel)
-    if room.poll is not None:  # a poll is what the class looks at: first, its board as large as the window allows
-        activities.PollPanel(room, room.poll, None, (version, room.poll.version)).key("poll")
-    with solara.Div(classes=["gw-projector-head"]).key("head"):
-        solara.HTML(tag="div", unsafe_innerHTML=_qr_svg(join), classes=["gw-qr"])
-        with solara.Column(gap="4px"):
-            _p("Open this address on your phone or laptop (or scan the code):")
-            solara.HTML(tag="div", unsafe_innerHTML=escape(students_address()), classes=["gw-address"])
-            _p("then type the room code:")
+    games = [g for g in room.games if g.round == room.round]
+    replay = room.projected_replay if any(g.id == room.projected_replay for g in room.games) else 0
+    stage = "replay" if replay else "poll" if room.poll is not None else ""
+    mode = ("strip" if stage and show_results else "side" if stage or show_results else "full")
+    compact = mode != "full" or len(games) > 4
+    with solara.Div(classes=["gw-proj", "gw-proj-compact" if compact else "gw-proj-roomy"]):
+        with solara.Div(classes=["gw-projector-head", "gw-proj-head"]).key("head"):
+            solara.HTML(tag="div", unsafe_innerHTML=_qr_svg(join), classes=["gw-qr"])
+            with solara.Div(classes=["gw-proj-where"]):
+                _p("Open this address on your phone or laptop (or scan the code), then type the room code:",
+                   "gw-proj-say")
+                solara.HTML(tag="div", unsafe_innerHTML=escape(students_address()), classes=["gw-address"])
             solara.HTML(tag="div", unsafe_innerHTML=room.code, classes=["gw-big-code"],
                         attributes={"aria-label": "room code " + " ".join(room.code)})
-    if "127.0.0.1" in students_address() or "localhost" in students_address():
-        solara.Warning("This server answers this computer only: start it with --lan for the class's devices.")
-    names = [s.name for s in room.seats.values()]
-    if room.projector_names == "seat":  # in alphabetical order: the list does not give away who is "Seat 3"
-        names = sorted(names, key=str.casefold)
-    solara.HTML(tag="p", unsafe_innerHTML=f"<b>{len(names)} joined:</b> {_names(names) or 'nobody yet'}",
-                classes=["gw-joined", "gw-names"])
-    if room.paused:
-        solara.Warning("The room is paused.", classes=["gw-paused"]).key("paused")
-    with solara.Div(classes=_games_classes(room)).key("games"):
-        for rg in [g for g in room.games if g.round == room.round]:
-            GameCard(room, rg, None, None, (rg.game.version, tuple(sorted(rg.handed)), room.projector_names))
-    solara.Button("Hide results" if show_results else "Show results", on_click=lambda: set_show_results(
-        not show_results), outlined=True, classes=["gw-show-results"])
-    if show_results:
-        ProjectorResults(room, version)
+            with solara.Div(classes=["gw-proj-info"]):
+                if len(codes) > 1:
+                    solara.ToggleButtonsSingle(value=room.code, values=codes, on_value=set_selected,
+                                               classes=["gw-room-tabs"])
+                names = [s.name for s in room.seats.values()]
+                if room.projector_names == "seat":  # alphabetical: the list does not give away who is "Seat 3"
+                    names = sorted(names, key=str.casefold)
+                solara.HTML(tag="p", unsafe_innerHTML=f"<b>{len(names)} joined:</b> {_names(names) or 'nobody yet'}",
+                            classes=["gw-joined", "gw-names"])
+                if "127.0.0.1" in students_address() or "localhost" in students_address():
+                    _p("This server answers this computer only: start it with --lan for the class's devices.",
+                       "gw-proj-warning")
+                if room.paused:
+                    _p("The room is paused.", "gw-proj-warning gw-proj-paused")
+                solara.Button("Hide results" if show_results else "Show results", on_click=lambda: set_show_results(
+                    not show_results), outlined=True, classes=["gw-show-results"])
+        with solara.Div(classes=["gw-proj-main", f"gw-proj-{mode}", f"gw-proj-stage-{stage or 'none'}"]):
+            if stage == "replay":
+                with solara.Div(classes=["gw-proj-stage"]):
+                    ProjectedReplay(room, replay)
+            elif stage == "poll":
+                with solara.Div(classes=["gw-proj-stage"]):
+                    activities.PollPanel(room, room.poll, None, (version, room.poll.version))
+            if show_results:
+                with solara.Div(classes=["gw-proj-results"]):
+                    ProjectorResults(room, version, charts=not stage,
+                                     rows=PROJECTED_STANDINGS["stack" if stage else "side"])
+            ProjectedGames(room, games, mode, (room.projector_names, *((g.id, g.game.version, tuple(sorted(g.handed)))
+                                                                  for g in games)))
 
 
 @solara.component
-def ProjectorResults(room: Room, version: Any) -> None:
+def ProjectedGames(room: Room, games: list[RoomGame], mode: str, version: Any) -> None:
+    """The projector's games: a grid that fits its part of the screen (the
+    boards drawn by their height), at most :data:`PROJECTED_GAMES` ``[mode]``,
+    the rest said as "+N more"; ``version`` (the games' versions) redraws it."""
+    cap = PROJECTED_GAMES[mode]
+    shown = games if len(games) <= cap else games[: cap - 1]
+    cols, rows = projector_grid(len(shown) + (len(games) > cap), mode)
+    with solara.Div(classes=["gw-room-games", "gw-proj-games"], style=f"--gw-cols: {cols}; --gw-rows: {rows}"):
+        if not games:
+            _p("No game yet: the games appear here as the students join.", "gw-proj-none")
+        for rg in shown:
+            ProjectedGame(room, rg, (rg.game.version, tuple(sorted(rg.handed)), room.projector_names))
+        if len(games) > cap:
+            more = len(games) - len(shown)
+            _p(f"+{more} more game{'s' if more != 1 else ''} (on the teacher's page)", "gw-room-game gw-proj-more")
+
+
+@solara.component
+def ProjectedGame(room: Room, rg: RoomGame, version: Any) -> None:
+    """A game on the projector: who plays, whose move or the result (large
+    text), and its board alone (no small print: the board's text would be
+    unreadable from the back of the room); the players named as the teacher
+    chose (:attr:`~gridwidgets.rooms.Room.projector_names`: ``Seat 3`` by default)."""
+    g = rg.game
+    with g.lock:
+        over, to_move, winners, at_once = g.is_over, g.players_to_move, g.winners, g.is_simultaneous_node()
+    names = " vs ".join(escape(room.public_player_name(rg, p)) for p in range(len(rg.players)))
+    if over:
+        said = ("draw" if len(winners) != 1 else f"{room.public_player_name(rg, winners[0])} wins") + " · over"
+    elif len(to_move) > 1 or at_once:
+        said = "choosing at the same time"
+    else:
+        said = "to move: " + ", ".join(room.public_player_name(rg, p) for p in to_move)
+    classes = ["gw-room-game"] + ([] if over else ["gw-to-move"])
+    with solara.Div(classes=classes, attributes={"data-game-id": str(rg.id)}):
+        solara.HTML(tag="p", unsafe_innerHTML=names, classes=["gw-caption", "gw-names"])
+        solara.HTML(tag="p", unsafe_innerHTML=escape(said), classes=["gw-caption", "gw-proj-status"])
+        solara.HTML(tag="div", unsafe_innerHTML=_board_picture(rg), classes=["gw-proj-board"])
+
+
+def _board_picture(rg: RoomGame) -> str:
+    """The board of ``rg`` alone, as a static SVG (no status, panel, legend nor
+    coordinates: the projector says them in large text, or not at all)."""
+    from dataclasses import replace
+
+    from ..core.draw import render_svg
+
+    g = rg.game
+    with g.lock:
+        key = (-rg.id, g.version)
+        with _PICTURES_LOCK:
+            svg = _PICTURES.get(key)
+        if svg is None:
+            scene = g.scene()
+    if svg is None:
+        svg = render_svg(replace(scene, status="", notes=(), panel=None, legend=()), size=240, labels=False)
+    with _PICTURES_LOCK:
+        _PICTURES[key] = svg
+        _PICTURES.move_to_end(key)
+        while len(_PICTURES) > 400:
+            _PICTURES.popitem(last=False)
+    return svg
+
+
+@solara.component
+def ProjectedReplay(room: Room, game_id: int) -> None:
+    """The replay the teacher sent to the projector (:meth:`Room.project_replay`): a
+    copy of the game, scrubbed with its slider (the game itself untouched)."""
+    rg = room.game(game_id)
+
+    def make() -> Any:
+        with rg.game.lock:
+            copy = rg.game.copy()
+        return copy.widget(hidden_controls=["new", "toggle-edit", "export", "hints", "undo", "redo",
+                                            "toggle-forbidden", "toggle-legal"], fit="big")
+
+    board = solara.use_memo(make, [game_id])
+    solara.use_effect(lambda: board.close, [board])
+    with solara.Div(classes=["gw-proj-replay"]):
+        solara.HTML(tag="h2", unsafe_innerHTML="Replay: " + " vs ".join(
+            escape(room.public_player_name(rg, p)) for p in range(len(rg.players))) + f", round {rg.round}")
+        solara.display(board)
+
+
+@solara.component
+def ProjectorResults(room: Room, version: Any, charts: bool = True, rows: int = 12) -> None:
+    """The results on the projector: the standings (the first ``rows``, the
+    columns of :data:`PROJECTED_COLUMNS`) in large type and, with ``charts``,
+    one chart drawn with text of at least 18 pt (24 px at its size)."""
     from . import results
 
-    made = solara.use_thread(lambda: [f for f in (results.win_rates_figure([room]), results.choices_figure([room]))
-                                      if f is not None], dependencies=[_finished_key([room])])
+    def chart() -> list[Any]:
+        fig = results.choices_figure([room]) or results.win_rates_figure([room])
+        return [] if fig is None else [_big_text(fig)]
+
+    made = solara.use_thread(chart if charts else list, dependencies=[_finished_key([room]), charts])
     # no student id (standings leave it out), and names only if the teacher chose them (Room.projector_names)
-    solara.DataFrame(results.standings(room, public=True).set_index("rank"), items_per_page=40)
-    Charts(made)
+    table = results.standings(room, public=True)
+    cols = [c for c in PROJECTED_COLUMNS if c in table.columns]
+    body = "".join("<tr>" + "".join(f"<td class='{'gw-names' if c == 'name' else 'gw-num'}'>{escape(str(v))}</td>"
+                                    for c, v in zip(cols, row, strict=True)) + "</tr>"
+                   for row in table[cols].head(rows).itertuples(index=False))
+    more = len(table) - rows
+    if more > 0:
+        body += f"<tr><td colspan='{len(cols)}'>and {more} more</td></tr>"
+    with solara.Div(classes=["gw-projector-results"]):
+        solara.HTML(tag="div", unsafe_innerHTML="<table><caption>Standings</caption><thead><tr>"
+                    + "".join(f"<th scope='col'>{escape(c)}</th>" for c in cols) + f"</tr></thead><tbody>{body}"
+                    "</tbody></table>", classes=["gw-proj-standings"])
+        if charts:
+            Charts(made)
+
+
+def _big_text(fig: Any) -> Any:
+    """``fig`` with every text at least 18 pt, 8 inches wide: 24 px or more where it is shown at its size."""
+    from matplotlib.text import Text
+
+    w, h = fig.get_size_inches()
+    fig.set_size_inches(8.0, max(3.6, min(4.6, 8.0 * h / w * 1.25)))
+    for text in fig.findobj(Text):
+        text.set_fontsize(max(18.0, float(text.get_fontsize())))
+    for text in [*fig.texts, *(ax.title for ax in fig.axes)]:  # a long title in lines, within the figure
+        text.set_wrap(True)
+    return fig
 
 
 # -- every page -----------------------------------------------------------------------------------

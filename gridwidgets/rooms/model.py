@@ -291,6 +291,8 @@ class Room:
     projector_names: str = "seat"
     #: every seat token in the order it joined (removed seats too): a seat's number is its place here, plus 1
     arrivals: list[str] = field(default_factory=list, repr=False)
+    #: the game whose replay the projector shows (its id; 0: none): :meth:`project_replay` (not stored)
+    projected_replay: int = 0
 
     @property
     def players_per_game(self) -> int:
@@ -1015,6 +1017,22 @@ class Room:
         return classwork.record_answer(self, token, set_id, record)
 
     # -- making games ------------------------------------------------------------
+    # -- the projector's replay ----------------------------------------------------
+    def project_replay(self, teacher_token: str, game_id: int) -> None:
+        """Show the replay of game ``game_id`` on the projector's page (``0``: take it off).
+
+        Raises:
+            RoomError: without the teacher token, or no such game in this room.
+        """
+        self.check_teacher(teacher_token)
+        if isinstance(game_id, bool) or not isinstance(game_id, int):
+            raise RoomError(f"a game's id is a number, not {str(game_id)[:12]!r}")
+        with self.lock:
+            if game_id:
+                self.game(game_id)
+            self.projected_replay = game_id
+            self.changed()
+
     def _new_game(self, players: list[str]) -> RoomGame:
         from ..menu import start_game
 
@@ -1061,7 +1079,7 @@ class Rooms:
     def __init__(self, store: Store) -> None:
         self.store = store
         self._rooms: dict[str, Room] = {}
-        self._lock = threading.Lock()
+        self.lock = threading.Lock()
         self._addresses: dict[str, _Bucket] = {}
         self._on_change: Callable[[], None] = lambda: None
         #: notified at every change of any room (and of the class: a room opened, the class ended); the
@@ -1162,7 +1180,7 @@ class Rooms:
 
     def join_allowed(self, address: str) -> bool:
         """Whether a device at ``address`` may join now (:data:`JOIN_LIMITS`); counts the join."""
-        with self._lock:
+        with self.lock:
             bucket = self._addresses.get(address)
             if bucket is None:
                 if len(self._addresses) > 10_000:  # forget the devices that have waited long enough
@@ -1193,7 +1211,7 @@ class Rooms:
             raise RoomError("the class has ended: no room opens in it")
         start_game(game, board)  # checks game and board
         board = board if board is not None else next(iter(games_menu()[game].boards))
-        with self._lock:
+        with self.lock:
             code = self._new_code()
             token = teacher_token if isinstance(teacher_token, str) and teacher_token else secrets.token_urlsafe(16)
             # a round pairing's room is in round 0 until the teacher starts round 1

@@ -236,6 +236,7 @@ class BlockFour(BlockFourKnowledge, BlockFourPicture, BlockFourView, Game):
     turn_rule = "BF-6"
     final_rule = "BF-13"
     secrecy_rule = "BF-5"
+    simultaneous_words = ("bid", "has bid", "bid")
     #: the bid as a matrix game (bids.py beside it), served as gridwidgets.analysis.<name>
     analysis_tools: ClassVar[dict[str, Any]] = {
         name: f"gridwidgets.games.blockfour.bids:{name}"
