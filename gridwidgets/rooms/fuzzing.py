@@ -67,7 +67,7 @@ from ..fuzzing import (
 from .model import Room, RoomError, Rooms, Seat
 from .store import Store
 
-__all__ = ["INTENTS", "Classroom", "Intent", "classroom", "fuzz_intent", "room_state"]
+__all__ = ["INTENTS", "Classroom", "Intent", "Pick", "classroom", "fuzz_intent", "room_state", "status_problem"]
 
 #: what a refusal may raise out of a room's method (IllegalMoveError and StoreError are ValueErrors)
 ALLOWED = (RoomError, ValueError)
