@@ -331,9 +331,9 @@ def _board_play(c: Classroom, example: Any) -> Outcome:
     return _said(board, accepted)
 
 
-def _raw_messages(c: Classroom) -> Any:
+def _raw_messages(c: Classroom, game: Game | None = None) -> Any:
     st = _st()
-    content = st.one_of(message_strategy(c.room.games[0].game), _junk())
+    content = st.one_of(message_strategy(game or c.room.games[0].game), _junk())
     data = st.fixed_dictionaries({"method": st.one_of(st.sampled_from(("custom", "update", "request_state",
                                                                         "echo_update")), _junk())},
                                  optional={"content": content, "state": st.one_of(_json_values(), _junk()),
@@ -348,16 +348,34 @@ def _board_raw(c: Classroom, example: Any) -> Outcome:
     which, msg = example
     board = _board(c, which)
     board._status = ("", "")
+    return _raw(c, board, msg, lambda: c.room.games[0].game.replace_with(c.cache[f"board{which}|start"]))
+
+
+def _raw(c: Classroom, board: Any, msg: Any, reset: Callable[[], None]) -> Outcome:
+    """Give ``board`` a whole comm message (as the page's websocket does)."""
+    board._message = ("", "")
     board._stamps.clear()  # the flood limit is tried by the tests of rooms.board: here every message is read
     board._requests.clear()
-    before = c.room.games[0].game.version
+    before = board.game.version
+    changed = room_state(c)
     board._handle_msg(msg)
-    accepted = c.room.games[0].game.version != before
+    accepted = board.game.version != before or room_state(c) != changed
     if accepted:
-        c.room.games[0].game.replace_with(c.cache[f"board{which}|start"])
-    status = str(board.status[0])
+        reset()
+    status = str(board._message[0])
     # a message that asks for nothing (a state request, a page's own toggles) is neither: say accepted
     return accepted or not status, status
+
+
+def _poll_raw(c: Classroom, example: Any) -> Outcome:
+    which, msg = example
+    return _raw(c, _poll_board(c, which), msg, lambda: None)
+
+
+def _exercise_raw(c: Classroom, example: Any) -> Outcome:
+    which, msg = example
+    board = _exercise_board(c, which)
+    return _raw(c, board, msg, board.retry)
 
 
 def _poll_board(c: Classroom, which: int) -> Any:
@@ -583,7 +601,8 @@ def _file_info(contents: Any) -> Any:
             raw = b"[" * 100_000
         if draw(st.integers(0, 9)) == 0:
             raw = draw(st.sampled_from((b"\xff\xfe" + raw, raw[: len(raw) // 2], b"\x00" * 1000, b"x" * 5_000_001)))
-        size = draw(st.one_of(st.just(len(raw)), st.sampled_from((0, None, 5_000_001, -1, "12", 2**70))))
+        size = draw(_mostly(st.just(len(raw)), st.one_of(st.sampled_from((0, None, 5_000_001, -1, "12", 2**70)),
+                                                          _junk())))
         return {"name": draw(st.one_of(st.just("class.json"), st.text(max_size=12))), "size": size,
                 "file_obj": io.BytesIO(raw)}
 
@@ -673,10 +692,14 @@ INTENTS: dict[str, Intent] = {i.name: i for i in (
            _board_raw),
     Intent("poll.board", "a student's poll board: a click or a typed move", _poll_messages, _poll_board_play,
            poll=True),
+    Intent("poll.raw", "a student's poll board: whole comm messages",
+           lambda c: _raw_messages(c, c.room.polls[-1].game), _poll_raw, poll=True),
     Intent("poll.answer", "Room.answer_poll from Python", lambda c: _st().tuples(_tokens(), _poll_moves(c)),
            _answer_poll, poll=True),
     Intent("exercise.board", "a student's exercise board: the page's intents", _exercise_messages,
            _exercise_board_play, exercises=True),
+    Intent("exercise.raw", "a student's exercise board: whole comm messages",
+           lambda c: _raw_messages(c, _exercise_board(c, 0).game), _exercise_raw, exercises=True),
     Intent("exercise.record", "Room.record_exercise_answer with any record", _records, _record, exercises=True),
     Intent("seat.play", "Room.play: a seat's move from Python", lambda c: _st().tuples(_tokens(), _moves(c)),
            _seat_play),
