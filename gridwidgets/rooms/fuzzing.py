@@ -542,7 +542,7 @@ def _sources(c: Classroom) -> Any:
     """Where a poll comes from: a game of the room, a position's or a save file's text, mutated, or junk."""
     st = _st()
     g = c.room.games[0].game
-    position = g.position() if g.current_player is not None else c.room.games[1].game.position()
+    position = next((rg.game.position() for rg in c.room.games if rg.game.current_player is not None), g.position())
     from ..fuzzing import position_strategy
 
     return st.one_of(st.just(g), st.just(position), position_strategy(g), save_file_strategy(g), _junk(),
