@@ -601,7 +601,7 @@ class Room:
         """The game of this room with id ``game_id``.
 
         Raises:
-            RoomError: for no such game in this room.
+            RoomError: for no such game in this room (an id that is not an int names none).
         """
         if isinstance(game_id, int) and not isinstance(game_id, bool):  # a page's junk is no game (nor True game 1)
             for rg in self.games:
@@ -754,8 +754,8 @@ class Room:
         (:func:`~gridwidgets.rooms.results.standings`).
 
         Raises:
-            RoomError: without the teacher token, no such game, a player the agent already plays,
-                or a game that is over.
+            RoomError: without the teacher token, no such game, a player id that is not one of the
+                game's, a player the agent already plays, or a game that is over.
         """
         self.check_teacher(teacher_token)
         with self.lock:
@@ -772,8 +772,8 @@ class Room:
         """The student of ``player`` in game ``game_id`` plays it again (undoes :meth:`hand_to_agent`).
 
         Raises:
-            RoomError: without the teacher token, no such game, a player not
-                handed over, a seat the teacher removed, or a game that is over
+            RoomError: without the teacher token, no such game, a player id that is not one of the
+                game's, a player not handed over, a seat the teacher removed, or a game that is over
                 (the agent finished it: its result stays the agent's).
         """
         self.check_teacher(teacher_token)
