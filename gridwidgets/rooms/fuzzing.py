@@ -610,6 +610,8 @@ def _file_info(contents: Any) -> Any:
 
 
 def _drop_poll_strategy(c: Classroom) -> Any:
+    from . import activities  # noqa: F401 - imported (Solara) before the first example is timed
+
     st = _st()
     g = c.room.games[0].game
     from ..fuzzing import position_strategy
@@ -629,6 +631,8 @@ def _drop_poll(c: Classroom, example: Any) -> Outcome:
 
 
 def _drop_exercises_strategy(c: Classroom) -> Any:
+    from . import activities  # noqa: F401 - imported (Solara) before the first example is timed
+
     return _st().tuples(_keys(), _file_info(_exercise_files(c)))
 
 
