@@ -155,3 +155,23 @@ def test_c5_a_dropped_file_whose_size_is_junk_is_read_by_what_it_holds(size):
     from gridwidgets.rooms.activities import read_dropped
 
     assert read_dropped({"name": "x.json", "size": size, "file_obj": io.BytesIO(b"gridlock 4x4")}) == "gridlock 4x4"
+
+
+def test_c5_junk_nested_5000_deep_is_refused_by_the_projector_names_and_a_poll_label(classroom):
+    """repr() of a page's list nested 5,000 deep raises RecursionError on a
+    server (the default recursion limit): the refusals never print it."""
+    import sys
+
+    junk = _deep(5_000)
+    before = room_fuzzing.room_state(classroom)
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(1_000)
+    try:
+        with pytest.raises(ValueError, match="projector names") as err:
+            classroom.room.set_projector_names(classroom.key, junk)
+        assert len(str(err.value)) < 120
+        with pytest.raises(ValueError, match="label is text"):
+            classroom.room.open_poll(classroom.key, classroom.room.games[0].game, label=junk)
+    finally:
+        sys.setrecursionlimit(limit)
+    assert room_fuzzing.room_state(classroom) == before

@@ -20,10 +20,11 @@ page's messages to its :class:`~gridwidgets.rooms.board.RoomBoard`;
 ``board.raw``: whole comm messages, the methods and shapes included), a
 class poll (``poll.board``, ``poll.answer``), an exercise set
 (``exercise.board``, ``exercise.record``), the seat's own calls
-(``seat.play``, ``seat.ask_undo``, ``join``), the teacher's actions
+(``seat.play``, ``seat.ask_undo``, ``seat.reclaim``, ``join``), the teacher's actions
 (``teacher.*``: rename and remove a seat, hand a player to the agent and give
 it back, pause, next round, fill with agents, undo, open, close, reveal and
-end a poll, give and take off an exercise set, the teacher's session), and
+end a poll, show its answers live, who the projector names, give and take
+off an exercise set, the teacher's session, end the class), and
 the files the teacher's page takes (``drop.poll``, ``drop.exercises``:
 :func:`~gridwidgets.rooms.activities.read_dropped`, then what the page does
 with the text). :func:`fuzz_intent` runs one with a fixed seed in a
@@ -38,6 +39,7 @@ from __future__ import annotations
 import io
 import json
 import random
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -50,6 +52,7 @@ from ..fuzzing import (
     MAX_ECHO,
     MAX_STATUS,
     FuzzReport,
+    _deep,
     _json_values,
     _long_text,
     _mutated,
@@ -71,6 +74,9 @@ __all__ = ["INTENTS", "Classroom", "Intent", "Pick", "classroom", "fuzz_intent",
 
 #: what a refusal may raise out of a room's method (IllegalMoveError and StoreError are ValueErrors)
 ALLOWED = (RoomError, ValueError)
+#: the recursion limit an intent runs under: Python's default, as on a server (hypothesis raises it for its tests,
+#: where a page's list nested 5,000 deep would then print instead of raising RecursionError)
+SERVER_RECURSION_LIMIT = 1_000
 #: words of a status that is no refusal but an internal error said on the page
 _INTERNAL = ("Internal error", "did not work")
 
@@ -134,7 +140,8 @@ def room_state(c: Classroom) -> tuple[Any, ...]:
         for rg in room.games:
             with rg.game.lock:
                 games.append((rg.id, rg.game.to_json(), tuple(sorted(rg.handed)), tuple(rg.players)))
-        return (room.version, room.paused, room.round, room.closed,
+        return (room.version, room.paused, room.round, room.closed, getattr(room, "projector_names", None),
+                tuple(getattr(p, "live_answers", None) for p in room.polls),
                 tuple(sorted((t, s.name) for t, s in room.seats.items())), tuple(sorted(room.former)), tuple(games),
                 tuple((p.id, p.state, p.version, tuple(sorted((t, a.move, a.changes) for t, a in p.answers.items())))
                       for p in room.polls),
@@ -186,7 +193,8 @@ def _resolve(value: Any, c: Classroom) -> Any:
 def _junk() -> Any:
     """Anything at all: ``None``, numbers, huge strings, nested lists and dicts, bytes, Unicode."""
     st = _st()
-    return st.one_of(_weird(), st.binary(max_size=40), st.text(alphabet=st.characters(), max_size=30),
+    deep = st.builds(_deep, st.sampled_from((1_500, 5_000)), st.sampled_from(("list", "dict")))
+    return st.one_of(_weird(), deep, st.binary(max_size=40), st.text(alphabet=st.characters(), max_size=30),
                      st.sampled_from(("", " ", "\n", "\x00", "١٢", "²", "🙂" * 70, "A1\nB2", "None", "null")))
 
 
@@ -391,14 +399,14 @@ def _poll_board(c: Classroom, which: int) -> Any:
 def _poll_moves(c: Classroom) -> Any:
     st = _st()
     texts = _notations(c.room.polls[-1].game)
-    return st.one_of(st.sampled_from(texts), _mutated(texts), _junk(), st.text(max_size=6))
+    return _mostly(st.one_of(st.sampled_from(texts), _mutated(texts), st.text(max_size=6)), _junk(), 5)
 
 
 def _poll_messages(c: Classroom) -> Any:
     st = _st()
     play = st.fixed_dictionaries({"type": st.just("play"), "move": _poll_moves(c)},
                                  optional={"version": _junk(), "player": _players()})
-    return st.tuples(st.integers(0, 3), st.one_of(play, play, message_strategy(c.room.polls[-1].game), _junk()))
+    return st.tuples(st.integers(0, 3), _mostly(play, st.one_of(message_strategy(c.room.polls[-1].game), _junk())))
 
 
 def _poll_board_play(c: Classroom, example: Any) -> Outcome:
@@ -505,6 +513,30 @@ def _ask_undo(c: Classroom, example: Any) -> Outcome:
     return True, ""
 
 
+def _codes() -> Any:
+    """A seat code as a student types it: a seat's (any case, dashes, spaces), one letter off, or junk."""
+    st = _st()
+
+    @st.composite
+    def typed(draw: Any) -> Any:
+        return ("code", draw(st.integers(0, 7)), draw(st.sampled_from(("upper", "lower", "dash", "spaced", "off"))))
+
+    return _mostly(typed(), st.one_of(st.sampled_from(("", "K7Q-4M", "O0O-0O0", "ABCDEF" * 10)), _junk()), 5)
+
+
+def _reclaim(c: Classroom, example: Any) -> Outcome:
+    typed, address = example
+    if isinstance(typed, tuple) and len(typed) == 3 and typed[0] == "code":  # a seat's code, as typed
+        seats = list(c.room.seats.values())
+        code = getattr(seats[typed[1] % len(seats)], "reclaim", "K7QM4X")
+        code = {"upper": code, "lower": code.lower(), "dash": f"{code[:3]}-{code[3:]}", "spaced": f" {code} ",
+                "off": code[:-1] + ("A" if code[-1] != "A" else "B")}[typed[2]]
+    else:
+        code = typed
+    seat = c.room.reclaim(code, address=address, limiter=c.rooms.join_allowed)
+    return seat.token in c.room.seats, ""
+
+
 def _names() -> Any:
     st = _st()
     return _mostly(st.sampled_from(("Eve", "Ann", "ann", "Ánn", "A\u0301nn", "Zoë", "  Bob  ", "Bob2", "李雷")),
@@ -554,12 +586,12 @@ def _open_poll_strategy(c: Classroom) -> Any:
     steps = st.one_of(st.none(), st.integers(-2, 12), _junk())
     players = st.one_of(st.none(), _players())
     labels = st.one_of(st.just(""), st.text(max_size=10), _long_text(), _junk())
-    return st.tuples(_keys(), _sources(c), steps, players, labels)
+    return st.tuples(_keys(), _sources(c), steps, players, labels, _flags())
 
 
 def _open_poll(c: Classroom, example: Any) -> Outcome:
-    key, source, step, player, label = _resolve(example, c)
-    c.room.open_poll(key, source, step=step, player=player, label=label)
+    key, source, step, player, label, live = _resolve(example, c)
+    c.room.open_poll(key, source, step=step, player=player, label=label, live_answers=live)
     c.room.end_poll(c.key)  # off the screens again: the room is as a class with no poll
     return True, ""
 
@@ -657,6 +689,10 @@ _next = _teacher("next_round")
 _fill = _teacher("fill_with_agents")
 _undo = _teacher("teacher_undo", _ids)
 _close = _teacher("close_poll")
+_live = _teacher("set_poll_live", _flags)
+_projector = _teacher("set_projector_names",
+                      lambda: _mostly(_st().sampled_from(("seat", "name")),
+                                      _st().one_of(_st().sampled_from(("Seat", "names", "")), _junk())))
 _end_poll = _teacher("end_poll")
 _end_ex = _teacher("end_exercises")
 
@@ -711,6 +747,9 @@ INTENTS: dict[str, Intent] = {i.name: i for i in (
     Intent("join", "Room.join: a display name, a student id, a device address",
            lambda c: _st().tuples(_names(), _st().one_of(_st().just(""), _st().text(max_size=30), _junk()),
                                   _st().one_of(_st().just("10.0.0.1"), _st().text(max_size=50))), _join),
+    Intent("seat.reclaim", "Room.reclaim: a seat code typed on another device",
+           lambda c: _st().tuples(_codes(), _st().one_of(_st().just("10.0.0.2"), _st().text(max_size=50))),
+           _reclaim),
     Intent("teacher.rename_seat", "rename a seat", *_rename),
     Intent("teacher.remove_seat", "remove a seat", *_remove),
     Intent("teacher.hand_to_agent", "hand a player to the agent", *_hand),
@@ -720,6 +759,8 @@ INTENTS: dict[str, Intent] = {i.name: i for i in (
     Intent("teacher.fill_with_agents", "start the waiting students with agents", *_fill),
     Intent("teacher.undo", "take back a game's last move", *_undo),
     Intent("teacher.open_poll", "open a poll from any source, step, player, label", _open_poll_strategy, _open_poll),
+    Intent("teacher.poll_live", "show the poll's answers live, or hide them", *_live, poll=True),
+    Intent("teacher.projector_names", "who the projector names", *_projector),
     Intent("teacher.close_poll", "close the poll", *_close, poll=True),
     Intent("teacher.reveal_poll", "reveal the poll (wrong tokens)", *_reveal, poll=True),
     Intent("teacher.end_poll", "end the poll", *_end_poll, poll=True),
@@ -800,6 +841,8 @@ def fuzz_intent(name: str, path: str | Path, n: int = 200, seed: int = 0, game: 
     def body(example: Any) -> None:
         report.tried += 1
         before = room_state(c)
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(SERVER_RECURSION_LIMIT)  # a server's, not the one hypothesis raises for its tests
         t0 = time.perf_counter()
         try:
             accepted, status = intent.run(c, example)
@@ -808,6 +851,8 @@ def fuzz_intent(name: str, path: str | Path, n: int = 200, seed: int = 0, game: 
         except Exception as exc:
             report.fail("escaped", f"{_short(example)} raised {type(exc).__name__}: {_short(str(exc))}{_where(exc)}")
             return
+        finally:
+            sys.setrecursionlimit(limit)
         if any(word in status for word in _INTERNAL):
             report.fail("internal", f"{_short(example)}: {status[:160]}")
         if accepted:

@@ -663,7 +663,7 @@ class Room:
         self.check_teacher(teacher_token)
         if names not in PROJECTOR_NAMES:
             raise ValueError(f"the projector names students by one of {', '.join(PROJECTOR_NAMES)}, "
-                             f"not {str(names)[:20]!r}")
+                             f"not {shorten(names, 20)}")
         with self.lock:
             if self.projector_names == names:
                 return
