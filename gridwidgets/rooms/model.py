@@ -75,6 +75,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..core.errors import shorten
 from ..core.game import Game
 from . import classwork, openings, pairing, polls
 from .classwork import Assignment
@@ -600,12 +601,13 @@ class Room:
         """The game of this room with id ``game_id``.
 
         Raises:
-            RoomError: for no such game in this room.
+            RoomError: for no such game in this room (an id that is not an int names none).
         """
-        for rg in self.games:
-            if rg.id == game_id:
-                return rg
-        raise RoomError(f"no game {str(game_id)[:12]} in this room")
+        if isinstance(game_id, int) and not isinstance(game_id, bool):  # a page's junk is no game (nor True game 1)
+            for rg in self.games:
+                if rg.id == game_id:
+                    return rg
+        raise RoomError(f"no game {shorten(game_id, 12)} in this room")
 
     def name_of(self, token: str) -> str:
         """The display name of a seat token (a removed seat's too), or the agent's name for :data:`AGENT`."""
@@ -661,7 +663,7 @@ class Room:
         self.check_teacher(teacher_token)
         if names not in PROJECTOR_NAMES:
             raise ValueError(f"the projector names students by one of {', '.join(PROJECTOR_NAMES)}, "
-                             f"not {str(names)[:20]!r}")
+                             f"not {shorten(names, 20)}")
         with self.lock:
             if self.projector_names == names:
                 return
@@ -752,12 +754,13 @@ class Room:
         (:func:`~gridwidgets.rooms.results.standings`).
 
         Raises:
-            RoomError: without the teacher token, no such game, a player the agent already plays,
-                or a game that is over.
+            RoomError: without the teacher token, no such game, a player id that is not one of the
+                game's, a player the agent already plays, or a game that is over.
         """
         self.check_teacher(teacher_token)
         with self.lock:
             rg = self.game(game_id)
+            _check_player(rg, player)
             if player not in rg.students():
                 raise RoomError("the agent already plays that seat")
             if rg.game.is_over:
@@ -769,13 +772,14 @@ class Room:
         """The student of ``player`` in game ``game_id`` plays it again (undoes :meth:`hand_to_agent`).
 
         Raises:
-            RoomError: without the teacher token, no such game, a player not
-                handed over, a seat the teacher removed, or a game that is over
+            RoomError: without the teacher token, no such game, a player id that is not one of the
+                game's, a player not handed over, a seat the teacher removed, or a game that is over
                 (the agent finished it: its result stays the agent's).
         """
         self.check_teacher(teacher_token)
         with self.lock:
             rg = self.game(game_id)
+            _check_player(rg, player)
             if player not in rg.handed:
                 raise RoomError("that seat is not played by the agent for a student")
             if rg.players[player] not in self.seats:
@@ -1317,6 +1321,12 @@ class Rooms:
             raise StoreError(f"{self.store.path}: a {what} of room {str(code)[:8]!r}, which is not in the file: the "
                              "file is damaged; restore the class from its backup (--backup), or pass another --db")
         return room
+
+
+def _check_player(rg: RoomGame, player: Any) -> None:
+    """Raise :class:`RoomError` unless ``player`` is a player id of ``rg`` (an int, not a page's junk)."""
+    if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < len(rg.players):
+        raise RoomError(f"game {rg.id} has no player {shorten(player, 12)} (players 0..{len(rg.players) - 1})")
 
 
 def _same_token(given: Any, token: str) -> bool:

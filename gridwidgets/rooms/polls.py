@@ -436,7 +436,9 @@ def open_poll(room: Room, source: Any, *, step: int | None = None, player: int |
         player = to_move[0]
     if player not in to_move:
         raise ValueError(f"player {shorten(player, 8)} is not to move at that position (to move: {to_move})")
-    label = (str(label) if label else _label(source, step))[:80]
+    if not isinstance(label, str):  # repr of a page's junk (nested 5,000 deep) would raise, not refuse
+        raise ValueError(f"a poll's label is text, not {type(label).__name__}")
+    label = (label or _label(source, step))[:80]
     with room.lock:
         if len(room.polls) >= MAX_POLLS:
             raise RoomError(f"this room has asked {MAX_POLLS} polls already: open another room")
