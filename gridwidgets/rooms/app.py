@@ -103,9 +103,12 @@ _CSS = """
 /* a teacher's button pressed, until the server's answer redraws the page (_WATCH_ESM) */
 .gw-rooms .v-btn.gw-pressed { outline: 3px solid #1d4ed8 !important; outline-offset: 2px; opacity: .6;
            cursor: progress; }
-.gw-rooms .v-btn.gw-pressed::after { content: ""; display: inline-block; width: .9em; height: .9em; margin-left: 6px;
-           border: 2px solid currentColor; border-right-color: transparent; border-radius: 50%;
-           animation: gw-spin .7s linear infinite; opacity: 1; background: none; position: static; }
+/* the spinner takes no room: a pressed button keeps its size and place (a button that grew could wrap its row
+   to the next line between the press and the release, and the click would be lost) */
+.gw-rooms .v-btn.gw-pressed::after { content: ""; display: block; width: .9em; height: .9em; position: absolute;
+           top: calc(50% - .45em); left: calc(50% - .45em); border: 2px solid currentColor;
+           border-right-color: transparent; border-radius: 50%; animation: gw-spin .7s linear infinite; opacity: 1;
+           background: none; box-sizing: border-box; }
 @keyframes gw-spin { to { transform: rotate(360deg); } }
 .gw-confirm-remove { display: inline-flex; gap: 8px; align-items: center; flex-wrap: wrap;
            border: 1px solid #b91c1c; border-radius: 6px; padding: 2px 8px; }
@@ -235,29 +238,28 @@ function render({ el }) {
   // a button pressed shows it at once (before the server answers): dimmed, outlined, a spinner, aria-busy;
   // cleared when the server's answer changes the page (or after 5 s without one). While it is pressed, a
   // second click on it (a double click) is not sent: the server hears one action
-  let pressed = null, pressedAt = 0, settle = null, clicks = 0;
+  let pressed = null, pressedAt = 0, pressedText = "", settle = null;
   const unpress = () => {
     if (!pressed) return;
     seen.disconnect();
     pressed.classList.remove("gw-pressed"); pressed.removeAttribute("aria-busy"); pressed = null;
   };
-  const onPress = (ev) => {
+  // marked at the click (after the release), never at the press: nothing of ours changes the page between
+  // the press and the release, which would make the browser drop the click
+  const onClick = (ev) => {
     const btn = ev.target && ev.target.closest && ev.target.closest(".gw-rooms .v-btn");
     if (!btn || btn.disabled || btn.classList.contains("v-btn--disabled")) return;
-    if (btn === pressed) return;  // the second press of a double click: its click is dropped (onClick)
+    // a double click (the same button, saying the same, within a second) is sent once; a button the page
+    // redrew in place as another (Rename becoming Save) is a new button
+    if (btn === pressed && btn.textContent === pressedText && performance.now() - pressedAt < 1000) {
+      ev.stopImmediatePropagation(); ev.preventDefault(); return;
+    }
     unpress();
-    pressed = btn; pressedAt = performance.now(); clicks = 0;
+    pressed = btn; pressedAt = performance.now(); pressedText = btn.textContent;
     btn.classList.add("gw-pressed"); btn.setAttribute("aria-busy", "true");
     // the page is watched only while a button is pressed (a phone's board animates unwatched)
     seen.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
   };
-  const onClick = (ev) => {
-    if (!pressed) onPress(ev);  // a click without a pointer (the keyboard)
-    if (!pressed || !pressed.contains(ev.target)) return;
-    clicks += 1;
-    if (clicks > 1) { ev.stopImmediatePropagation(); ev.preventDefault(); }  // already sent: not again
-  };
-  document.addEventListener("pointerdown", onPress, true);
   document.addEventListener("click", onClick, true);
   // not the server's answer: our own marks, the button's ripple, the other games' cards (moved on by the students)
   const noise = (r) => {
@@ -322,7 +324,7 @@ function render({ el }) {
   const timer = setInterval(tick, 1000);
   return () => {
     clearInterval(timer); clearInterval(giveUp); seen.disconnect(); bar.remove();
-    document.removeEventListener("keydown", onKey); document.removeEventListener("pointerdown", onPress, true);
+    document.removeEventListener("keydown", onKey);
     document.removeEventListener("click", onClick, true);
   };
 }
@@ -1323,7 +1325,7 @@ def ProjectorView(rooms: Rooms) -> None:
                     _p("This server answers this computer only: start it with --lan for the class's devices.",
                        "gw-proj-warning")
                 if room.paused:
-                    _p("The room is paused.", "gw-proj-warning gw-proj-paused")
+                    _p("The room is paused.", "gw-proj-warning gw-proj-paused gw-paused")
                 solara.Button("Hide results" if show_results else "Show results", on_click=lambda: set_show_results(
                     not show_results), outlined=True, classes=["gw-show-results"])
         with solara.Div(classes=["gw-proj-main", f"gw-proj-{mode}", f"gw-proj-stage-{stage or 'none'}"]):

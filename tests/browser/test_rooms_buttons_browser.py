@@ -104,12 +104,13 @@ def test_removing_a_student_asks_first_and_undo_gives_the_seat_back(browser, ser
     row.locator(".gw-remove").click()
     row.locator(".gw-remove-confirm").click()
     ann.locator(".gw-removed").wait_for()
-    projector.locator(".gw-room-game").filter(has_text="Ann (agent)").wait_for()
+    teacher.locator(".gw-room-game").filter(has_text="Ann (agent)").wait_for()
+    projector.locator(".gw-room-game").filter(has_text="Seat 1 (agent)").wait_for()  # no names on the projector
     undo = teacher.locator(".gw-removed-undo")
     undo.filter(has_text="Ann removed").wait_for()
     undo.locator(".gw-undo-remove").click()
     ann.locator(".gw-removed").wait_for(state="detached")
     ann.locator(".gw-you-play").wait_for()  # her seat and her game are hers again
-    projector.locator(".gw-room-game").filter(has_text="Ann (agent)").wait_for(state="detached")
+    projector.locator(".gw-room-game").filter(has_text="Seat 1 (agent)").wait_for(state="detached")
     undo.wait_for(state="detached")
     teacher.locator(".gw-seat-row").filter(has_text="Ann").wait_for()
