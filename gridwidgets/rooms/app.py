@@ -214,6 +214,7 @@ _CSS = """
   .gw-rooms:not(.gw-projector) .gw-root button, .gw-rooms:not(.gw-projector) .gw-root select,
   .gw-rooms:not(.gw-projector) .v-btn:not(.v-btn--icon) { min-height: 44px !important; min-width: 44px !important; }
   .gw-rooms:not(.gw-projector) .v-btn:not(.v-btn--icon) { height: auto !important; }
+  .gw-rooms:not(.gw-projector) a { display: inline-flex; align-items: center; min-height: 44px; }
   .gw-rooms:not(.gw-projector) .gw-root .bf-card { min-width: 48px; padding-left: 4px; padding-right: 4px; }
   .gw-rooms:not(.gw-projector) .gw-root .bf-bar-row { flex-wrap: wrap; }
 }

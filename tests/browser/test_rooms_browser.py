@@ -594,6 +594,7 @@ def test_no_student_id_on_any_page_and_the_projector_ranks_seats_until_the_teach
         assert "Ann" in teacher.locator(".gw-results table").first.inner_text()  # the teacher's page: names
         teacher.locator(".gw-projector-names label").click()  # Names on the projector: on
         projector.locator("table").first.filter(has_text="Ann").wait_for(timeout=10_000)
+        projector.locator(".gw-room-game").first.filter(has_text="Ann").wait_for(timeout=10_000)
         assert "Seat 1" not in projector.locator(".gw-room-game").first.inner_text()
         # the teacher's file holds the ids
         assert "s1001" in "\n".join(download_standings(teacher))

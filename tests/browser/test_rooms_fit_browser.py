@@ -131,7 +131,7 @@ def test_the_projector_shows_the_games_the_results_and_the_bid_poll_without_scro
         projector.locator(".gw-big-code").filter(has_text=code).wait_for()
         projector.locator(".gw-poll-table caption").filter(has_text="equilibrium").wait_for()
         projector.locator(".gw-show-results").click()
-        projector.locator(".gw-proj-standings").filter(has_text="Ann").wait_for()
+        projector.locator(".gw-proj-standings").filter(has_text="Seat 1").wait_for()  # anonymous by default
         projector.wait_for_load_state("networkidle")
         assert projector.locator(".gw-room-game").count() == 4
         # the poll's table whole: every row of the class's answers and the equilibrium's bids, none cut
@@ -229,7 +229,7 @@ def test_the_teacher_asks_about_a_game_named_by_its_round_and_players_and_projec
         box = replay.bounding_box()
         assert 0 <= box["y"] - (top["y"] + top["height"]) < 40, "the replay opens right under its game's card"
         replay.locator(".gw-project-replay").click()
-        projector.locator(".gw-proj-replay").filter(has_text="Ann vs Bob").wait_for(timeout=15_000)
+        projector.locator(".gw-proj-replay").filter(has_text="Seat 1 vs Seat 2").wait_for(timeout=15_000)
         projector.locator('.gw-proj-replay [data-game="gridlock"]').wait_for()
         assert projector.evaluate("document.documentElement.scrollHeight <= innerHeight")
         _shoot(projector, "projector_replay_1920x1080")
