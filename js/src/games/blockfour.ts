@@ -413,9 +413,12 @@ function drawBid(view: View, s: GameState, e: BfExtra): void {
   let text: string;
   if (who !== null) {
     const n = view.picked.length;
-    text = n === 2
-      ? `${playerName(s, who)}: lock the bid in, or change a card`
-      : `${playerName(s, who)} to bid: pick ${n === 0 ? "two cards" : "one more card"} from your hand`;
+    const cards = n === 0 ? "two cards" : "one more card";
+    // a page of one seat (a room's) speaks to its player; a shared screen names who bids
+    const own = s.people.length === 1;
+    if (own) text = n === 2 ? "Lock your bid in, or change a card" : `Your bid: pick ${cards} from your hand`;
+    else text = n === 2 ? `${playerName(s, who)}: lock the bid in, or change a card`
+      : `${playerName(s, who)} to bid: pick ${cards} from your hand`;
   } else if (s.current_player !== null && s.seats[s.current_player]) {
     text = `${playerName(s, s.current_player)} (agent) to bid`;
   } else {
