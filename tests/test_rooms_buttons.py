@@ -30,6 +30,15 @@ def test_pause_twice_stays_paused_and_resume_twice_stays_running(rooms):
     assert not Rooms(Store(rooms.store.path)).room(room.code).paused
 
 
+@pytest.mark.parametrize("junk", ["no", "", 1, 0, None, [True]])
+def test_pause_takes_true_or_false_only_and_junk_changes_nothing(rooms, junk):
+    room = rooms.create("gridlock")
+    version = room.version
+    with pytest.raises(ValueError, match="True or False"):
+        room.set_paused(room.teacher_token, junk)  # "no" would have paused the room
+    assert not room.paused and room.version == version
+
+
 def test_restore_seat_gives_the_seat_and_its_game_back(rooms):
     room = rooms.create("gridlock")
     ann, bob = room.join("Ann"), room.join("Bob")

@@ -538,8 +538,15 @@ class Room:
     def set_paused(self, teacher_token: str, paused: bool) -> None:
         """Pause (``paused=True``) or resume the room (moves refused while
         paused). Sets a state, never toggles: asking twice for the same state
-        leaves it so (nothing written, no change counted the second time)."""
+        leaves it so (nothing written, no change counted the second time).
+
+        Raises:
+            RoomError: without the teacher token.
+            ValueError: ``paused`` not ``True`` or ``False`` (``"no"`` would pause).
+        """
         self.check_teacher(teacher_token)
+        if not isinstance(paused, bool):
+            raise ValueError(f"paused is True or False, not {shorten(paused, 24)}")
         with self.lock:
             if self.paused == bool(paused):
                 return
@@ -943,8 +950,11 @@ class Room:
 
         Raises:
             RoomError: without the teacher token, or no poll on the screens.
+            ValueError: ``live`` not ``True`` or ``False``.
         """
         self.check_teacher(teacher_token)
+        if not isinstance(live, bool):
+            raise ValueError(f"live is True or False, not {shorten(live, 24)}")
         return polls.set_poll_live(self, live)
 
     def answer_poll(self, token: str, move: Any) -> str:
