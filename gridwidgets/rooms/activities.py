@@ -145,7 +145,8 @@ def AskClass(room: Room, key: Callable[[], str], on_close: Callable[[], None]) -
 
     def open_poll() -> None:
         if source == "game":
-            rg = room.game(int(game_id))
+            rg = room.game(int(game_id) if isinstance(game_id, str) and game_id.isascii() and game_id.isdigit()
+                           and len(game_id) < 12 else -1)
             at = None if step < 0 else step
             label = game_label(room, rg)
             # the poll copies the game (under its lock)
