@@ -24,7 +24,9 @@ agents' thread) runs in a thread of this program over a real SQLite file.
   *Next round*, and a class poll: *Put it on every screen* (after *Ask the
   class…*, not timed), *Close answers*, *End the poll*.
 * **Click to acknowledged**: from the click's ``pointerdown`` on the
-  teacher's page (a capturing listener of ``window``, first to hear it) to
+  teacher's page (a capturing listener of ``window``, first to hear it;
+  Playwright releases at once, and the page marks the button at the click,
+  after the release: while a person holds it down, CSS ``:active`` shows it) to
   the first animation frame after the button carries the pressed state
   (class ``gw-pressed`` and ``aria-busy="true"``, seen by a
   ``MutationObserver``), ``performance.now()``.

@@ -103,6 +103,8 @@ _CSS = """
 /* a teacher's button pressed, until the server's answer redraws the page (_WATCH_ESM) */
 .gw-rooms .v-btn.gw-pressed { outline: 3px solid #1d4ed8 !important; outline-offset: 2px; opacity: .6;
            cursor: progress; }
+/* held down: shown by CSS alone (nothing of the page changes between a press and its release) */
+.gw-rooms .v-btn:active:not(.v-btn--disabled) { outline: 3px solid #1d4ed8; outline-offset: 2px; }
 /* the spinner takes no room: a pressed button keeps its size and place (a button that grew could wrap its row
    to the next line between the press and the release, and the click would be lost) */
 .gw-rooms .v-btn.gw-pressed::after { content: ""; display: block; width: .9em; height: .9em; position: absolute;
