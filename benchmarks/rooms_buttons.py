@@ -214,7 +214,7 @@ def main() -> int:
             top = max((g.id for g in room.games), default=0)
             return {"teacher": f"/round {want}\\b/.test(document.querySelector('.gw-round-progress')?.textContent)",
                     "student": f"/round {want}\\b/.test(document.querySelector('.gw-seat-name')?.textContent)",
-                    "projector": "(() => { const c = [...document.querySelectorAll('.gw-room-game')]; "
+                    "projector": "(() => { const c = [...document.querySelectorAll('.gw-room-game[data-game-id]')]; "
                                  f"return c.length > 0 && c.every((e) => +e.dataset.gameId > {top}); }})()"}
 
         mover = Students(room)
