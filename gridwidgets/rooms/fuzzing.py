@@ -26,7 +26,7 @@ it back, pause, next round, fill with agents, undo, open, close, reveal and
 end a poll, show its answers live, who the projector names, give and take
 off an exercise set, the teacher's session, end the class), and
 the files the teacher's page takes (``drop.poll``, ``drop.exercises``:
-:func:`~gridwidgets.rooms.activities.read_dropped`, then what the page does
+``activities.read_dropped`` (the pages' reader of a dropped file), then what the page does
 with the text). :func:`fuzz_intent` runs one with a fixed seed in a
 classroom of its own (:func:`classroom`: a real SQLite file), counted into a
 :class:`~gridwidgets.fuzzing.FuzzReport`; ``tests/test_rooms_fuzz.py`` runs
