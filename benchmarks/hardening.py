@@ -3,7 +3,8 @@ threads, per registered game (issue 12).
 
 Run from the repository root, with the venv::
 
-    .venv/bin/python benchmarks/hardening.py [--messages 10000] [--files 1000] [--moves 1000] [--seconds 8]
+    .venv/bin/python benchmarks/hardening.py [--messages 10000] [--files 1000] [--positions 1000]
+        [--moves 1000] [--seconds 8]
 
 For each game, the fuzzers of :mod:`gridwidgets.fuzzing` (hypothesis
 strategies, a fixed seed) print one row each:
@@ -16,6 +17,11 @@ strategies, a fixed seed) print one row each:
 - files: corrupted save files, each given to the game's loader and to
   ``Game.from_json``: refused as ``ValueError``, loaded (then checked to save
   and reload equal), escaped, slowest refusal in ms.
+- positions: mutated position texts (cut short, fields swapped, Unicode
+  digits, 20,000-digit numbers, 1 MB strings, not text), each given to the
+  game's ``from_position`` and to ``Game.from_position``: refused (one-line
+  ``ValueError`` naming a rule, quoting at most 60 characters) or read (then
+  checked to read back equal), slowest refusal in ms.
 - moves: hand-built move objects given to ``play``/``is_legal``/``goto``.
 - threads: ``--seconds`` of one game driven from code, two pages, an agent,
   a reader and the hint worker: operations, inconsistencies (a state or a
@@ -45,6 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--messages", type=int, default=10_000)
     parser.add_argument("--files", type=int, default=1_000)
+    parser.add_argument("--positions", type=int, default=1_000)
     parser.add_argument("--moves", type=int, default=1_000)
     parser.add_argument("--seconds", type=float, default=8.0)
     parser.add_argument("--seed", type=int, default=0)
@@ -57,6 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     for name in names:
         cls = gw.registry.get(name)
         runs = [(fuzzing.fuzz_messages, {"n": args.messages}), (fuzzing.fuzz_files, {"n": args.files}),
+                (fuzzing.fuzz_positions, {"n": args.positions}),
                 (fuzzing.fuzz_moves, {"n": args.moves}), (fuzzing.stress_threads, {"seconds": args.seconds})]
         for run, size in runs:
             if not next(iter(size.values())):

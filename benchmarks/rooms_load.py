@@ -35,7 +35,8 @@ the pages show.
 * **Resources**: this process's threads (the operating system's count) and
   memory (RSS) once every page is open, and again at the end of the load.
 * **A class poll** (after the load, ``--poll-rounds`` times, 0 to skip): the
-  program opens a poll (:meth:`~gridwidgets.rooms.Room.open_poll`) in the
+  program opens a poll (:meth:`~gridwidgets.rooms.Room.open_poll`, with
+  ``live_answers=True``: the heat map counts while it is open) in the
   load room on a fresh position (a game of the room as the load left it, a
   different one each time), waits until the teacher's page shows it, then
   the 60 seated students answer at once: one thread each, released together
@@ -222,7 +223,8 @@ def poll_rounds(teacher, room, teacher_token: str, rounds: int, board: str, fold
     for k in range(rounds):
         source, where = poll_source(room, board, rnd, k)
         label = f"poll {k + 1} of {rounds} ({where})"
-        poll = room.open_poll(teacher_token, source, label=label)
+        # live: the heat map counts while the poll is open (off by default, where it waits for Close)
+        poll = room.open_poll(teacher_token, source, label=label, live_answers=True)
         wait_page(teacher, POLL_SHOWN, [label, f"0 of {n}"], 30, f"show poll {k + 1} (0 of {n} answered)")
         teacher.evaluate(WATCH_POLL, [label, n])
         legal = [str(m) for m in poll.game.legal_moves(poll.player)]
@@ -403,8 +405,8 @@ def main() -> int:
         rg = pair.games[0]
         save_game = rooms.store.save_game
 
-        def timed_save(game_id, save, pending):  # the moment the move is on disk, before any page hears
-            save_game(game_id, save, pending)
+        def timed_save(game_id, save, pending, **kw):  # the moment the move is on disk, before any page hears
+            save_game(game_id, save, pending, **kw)
             if game_id == rg.id:
                 stored.setdefault(rg.game.version, time.time() * 1000)
 

@@ -11,6 +11,12 @@ careless user and a busy classroom would:
 - :func:`fuzz_files`: save files corrupted at the JSON and at the text level.
   Each is refused with ``ValueError`` or loads as a game that could have been
   played (it saves and reloads to an equal game).
+- :func:`fuzz_positions`: position texts (``g.position()``) mutated: cut
+  short, fields swapped, dropped or doubled, Unicode digits (superscripts,
+  Arabic-Indic, fullwidth), numbers of 20,000 digits, 1 MB strings, and
+  values that are not text. Each is refused with a one-line ``ValueError``
+  naming the rule and quoting at most a few dozen characters, or reads as a
+  game whose position reads back equal.
 - :func:`fuzz_moves`: move objects built by hand (fields of any type and
   range, other games' moves, forged joint actions, objects whose ``repr``
   raises) given to ``play``, ``is_legal``, ``legal_moves`` and ``goto``. Each
@@ -21,7 +27,7 @@ careless user and a busy classroom would:
   sees against the positions the game went through.
 
 The generators are hypothesis strategies (:func:`message_strategy`,
-:func:`save_file_strategy`, :func:`move_strategy`), run by the ``fuzz_*``
+:func:`save_file_strategy`, :func:`position_strategy`, :func:`move_strategy`), run by the ``fuzz_*``
 functions with a fixed seed and counted into a :class:`FuzzReport`; the
 project's tests run them for every registered game and
 ``benchmarks/hardening.py`` prints the figures. ``hypothesis`` is a
@@ -35,6 +41,7 @@ import dataclasses
 import functools
 import json
 import random
+import re
 import threading
 import time
 import traceback
@@ -54,8 +61,10 @@ __all__ = [
     "fuzz_files",
     "fuzz_messages",
     "fuzz_moves",
+    "fuzz_positions",
     "message_strategy",
     "move_strategy",
+    "position_strategy",
     "sample_positions",
     "save_file_strategy",
     "state_fingerprint",
@@ -723,6 +732,162 @@ def fuzz_files(cls: type[Game], n: int = 1_000, seed: int = 0, **options: Any) -
                 report.fail("lost", f"{_short(text)} loaded, but {why}")
 
     _run(_pick(games, save_file_strategy), body, n, seed)
+    return report
+
+
+#: digits that are not ASCII: superscripts, Arabic-Indic, fullwidth, Devanagari
+#: (``str.isdigit`` says yes to all, ``int`` reads all but the superscripts)
+UNICODE_DIGITS = ("⁰¹²³⁴⁵⁶⁷⁸⁹", "٠١٢٣٤٥٦٧٨٩", "０１２３４５６７８９", "०१२३४५६७८९")
+#: a rule id as the rules name them (``GL-1``, ``BF-10``, ``C-2``)
+_RULE_ID = re.compile(r"\b[A-Z]{1,2}-[0-9]{1,2}\b")
+
+
+def position_strategy(game: Game) -> Any:
+    """Hypothesis strategy of position texts near ``game.position()``: cut
+    short, fields (space-separated) swapped, dropped, doubled or replaced,
+    one digit or every digit of a field written in Unicode digits
+    (:data:`UNICODE_DIGITS`), a number of 4,301 to 20,000 digits, the game
+    id dropped or another game's, whitespace changed, characters mutated, 1 MB
+    strings, and values that are not text (``None``, ints, floats, bytes,
+    lists)."""
+    st = _st()
+    text = game.position()
+    from .core.registry import games as registered
+
+    ids = sorted(c.game_id for c in registered().values())
+
+    @st.composite
+    def mutate(draw: Any) -> Any:
+        head, _, rest = text.partition(" ")
+        fields = rest.split(" ")
+        op = draw(st.integers(0, 13))
+        if op == 0:  # cut short
+            return text[: draw(st.integers(0, len(text) - 1))]
+        if op == 1:  # two fields swapped
+            i, j = draw(st.integers(0, len(fields) - 1)), draw(st.integers(0, len(fields) - 1))
+            fields[i], fields[j] = fields[j], fields[i]
+        elif op == 2:  # a field dropped or doubled
+            i = draw(st.integers(0, len(fields) - 1))
+            if draw(st.booleans()):
+                del fields[i]
+            else:
+                fields.insert(i, fields[i])
+        elif op == 3:  # a field replaced
+            i = draw(st.integers(0, len(fields) - 1))
+            fields[i] = draw(st.one_of(st.sampled_from(fields), st.text(max_size=8), _long_text(),
+                                       st.integers(-3, 10**6).map(str)))
+        elif op in (4, 5):  # Unicode digits: one digit, or every digit of the text
+            digits = draw(st.sampled_from(UNICODE_DIGITS))
+            spots = [k for k, ch in enumerate(text) if "0" <= ch <= "9"]
+            if not spots:
+                return text + " " + digits[draw(st.integers(0, 9))]
+            if op == 4:
+                k = draw(st.sampled_from(spots))
+                return text[:k] + digits[int(text[k])] + text[k + 1:]
+            return "".join(digits[int(ch)] if "0" <= ch <= "9" else ch for ch in text)
+        elif op == 6:  # a huge number in place of a digit (or of a field)
+            size = draw(st.sampled_from((4_301, 19_000, 20_000)))
+            big = draw(st.sampled_from("19")) * size
+            spots = [k for k, ch in enumerate(text) if "0" <= ch <= "9"]
+            if spots and draw(st.booleans()):
+                k = draw(st.sampled_from(spots))
+                return text[:k] + big + text[k + 1:]
+            fields[draw(st.integers(0, len(fields) - 1))] = big
+        elif op == 7:  # the game id dropped, or another game's
+            return draw(st.sampled_from((rest, *(f"{other} {rest}" for other in ids))))
+        elif op == 8:  # whitespace: tabs, newlines, runs of spaces
+            sep = draw(st.sampled_from(("\t", "\n", "  ", " \r\n ", "\u00a0", "\u3000")))
+            return head + sep + sep.join(fields)
+        elif op == 9:  # characters mutated
+            return draw(_mutated([text]))
+        elif op == 10:  # 1 MB strings
+            return draw(st.sampled_from((text + " " + "9" * 1_000_000, text * (1_000_000 // len(text) + 1),
+                                         "x" * 1_000_000, head + " " + "1" * 1_000_000)))
+        elif op == 11:  # not text at all
+            return draw(st.one_of(st.sampled_from((None, text.encode(), bytearray(text.encode()), 0, 4, -1, 1.5,
+                                                   float("nan"), [text], (text,), {"position": text})), _weird()))
+        elif op == 12:  # a field's number changed to any number
+            spots = [i for i, f in enumerate(fields) if any("0" <= ch <= "9" for ch in f)]
+            if spots:
+                i = draw(st.sampled_from(spots))
+                fields[i] = re.sub("[0-9]+", str(draw(st.integers(-2, 10**12))), fields[i], count=1)
+        else:  # the position itself
+            return text
+        return head + " " + " ".join(fields)
+
+    return mutate()
+
+
+def _refusal_problem(text: Any, message: str) -> str | None:
+    """Why a position refusal's message breaks the promise (``None``: it keeps
+    it): one line, at most :data:`MAX_STATUS` characters, a rule id, at most
+    :data:`MAX_ECHO` consecutive characters of the input."""
+    if "\n" in message or "\r" in message:
+        return "is not one line"
+    if len(message) > MAX_STATUS // 2 + 100:
+        return f"has {len(message)} characters"
+    if not _RULE_ID.search(message):
+        return "names no rule"
+    if isinstance(text, str) and len(text) > MAX_ECHO:
+        for k in range(len(message) - MAX_ECHO):
+            if message[k:k + MAX_ECHO + 1] in text:
+                return f"repeats {MAX_ECHO + 1}+ characters of the input"
+    return None
+
+
+def fuzz_positions(cls: type[Game], n: int = 1_000, seed: int = 0, **options: Any) -> FuzzReport:
+    """Read ``n`` mutated position texts (see :func:`position_strategy`) of
+    varied positions with ``cls.from_position`` and ``Game.from_position``.
+
+    Each must raise ``ValueError`` whose message is one line of at most 300
+    characters, names a rule id (``GL-1``, ``C-2``, …) and repeats at most
+    :data:`MAX_ECHO` consecutive characters of the input (the time of each
+    refusal is measured: ``slowest_ms``), or give a game whose position reads
+    back to an equal game; the positions themselves must read back equal.
+
+    Returns:
+        A :class:`FuzzReport` (``target="positions"``).
+    """
+    report = FuzzReport(cls.game_type.short_name, "positions")
+    games = sample_positions(cls, 8, seed, **options)
+
+    def check(loader: Callable[[Any], Game], text: Any) -> None:
+        report.tried += 1
+        t0 = time.perf_counter()
+        try:
+            loaded = loader(text)
+        except ValueError as exc:
+            report.refused += 1
+            report.timed((time.perf_counter() - t0) * 1000, text)
+            why = _refusal_problem(text, str(exc))
+            if why:
+                report.fail("lost", f"{_short(text)} was refused with a message that {why}: {_short(str(exc))}")
+            return
+        except Exception as exc:
+            report.fail("escaped", f"{_short(text)} raised {type(exc).__name__}: {_short(str(exc))}{_where(exc)}")
+            return
+        report.accepted += 1
+        try:
+            again = type(loaded).from_position(loaded.position())
+        except Exception as exc:
+            report.fail("lost", f"{_short(text)} read, but its position does not: {type(exc).__name__}: "
+                                f"{_short(str(exc))}")
+            return
+        if again.position() != loaded.position() or again != loaded:
+            report.fail("lost", f"{_short(text)} read, but its position reads back as another game")
+
+    for g in games:
+        accepted = report.accepted
+        check(cls.from_position, g.position())
+        if report.accepted == accepted:
+            report.fail("lost", f"the position {_short(g.position())} of a game played does not read")
+
+    def body(example: tuple[int, Any]) -> None:
+        _i, text = example
+        for loader in (cls.from_position, Game.from_position):
+            check(loader, text)
+
+    _run(_pick(games, position_strategy), body, n, seed)
     return report
 
 

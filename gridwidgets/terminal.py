@@ -412,7 +412,7 @@ def seats(text: Sequence[str], players: Sequence[str]) -> list[int]:
     for part in (t.strip().lower() for item in text for t in item.split(",")):
         if not part:
             continue
-        if part.isdigit() and int(part) < len(players):
+        if part.isascii() and part.isdigit() and len(part) < 6 and int(part) < len(players):
             seat = int(part)
         elif part in names:
             seat = names.index(part)

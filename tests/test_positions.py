@@ -525,3 +525,71 @@ def test_simulate_refuses_a_bad_start():
         played = gw.Gridlock()
         played.play("A1")
         simulate(gw.Gridlock, 2, progress=False, start=played, parquet="unused-folder")
+
+
+# -- every reader fuzzed (issue 41) ----------------------------------------------------------------
+NAMES = sorted(gw.registry.games())
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_c2_fuzzed_positions_read_back_equal_or_are_refused_in_one_line_naming_the_rule(name):
+    """Mutated positions (cut short, fields swapped, Unicode digits, 20,000-digit
+    numbers, 1 MB strings, not text): a ValueError of one short line naming a
+    rule and quoting at most 60 characters, or a game that reads back equal."""
+    from gridwidgets import fuzzing
+
+    report = fuzzing.fuzz_positions(gw.registry.get(name), n=200, seed=5)
+    assert report.ok, str(report)
+    assert report.refused > 0 and report.accepted > 8, str(report)  # both ways were tried
+
+
+def _position(name: str) -> str:
+    from gridwidgets.fuzzing import sample_positions
+
+    return sample_positions(gw.registry.get(name), 3, 0)[2].position()
+
+
+def _swapped(text: str, i: int, j: int) -> str:
+    parts = text.split(" ")
+    parts[i], parts[j] = parts[j], parts[i]
+    return " ".join(parts)
+
+
+@pytest.mark.parametrize(("make", "rule"), [
+    (lambda: "gridlock ²x4 O.X. X", "GL-1"),
+    (lambda: "gridlock ٤x٤ ..../..../..../.... X", "GL-1"),                 # Arabic-Indic: int() reads them
+    (lambda: "gridlock ４x４ ..../..../..../.... X", "GL-1"),                 # fullwidth, the same
+    (lambda: "gridlock 4x" + "9" * 19_000 + " . X", "GL-1"),
+    (lambda: "gridlock 4x4 ..../..../..../....", "GL-1"),                   # the player to move missing
+    (lambda: _position("blockfour").replace("stall=0", "stall=²"), "BF-11"),
+    (lambda: _position("blockfour").replace("turn=", "turn=" + "9" * 19_000), "BF-11"),
+    (lambda: _position("blockfour").rsplit(" ", 1)[0], "BF-1"),            # the phase missing
+    (lambda: _position("gridmaster4").replace("M1", "M¹"), "GM-1"),
+    (lambda: _position("gridmaster4").replace("M1", "M" + "1" * 19_000), "GM-1"),
+    (lambda: _position("gridmaster4").replace(" 4p ", " ٤p "), "GM-1"),
+    (lambda: _swapped(_position("gridmaster4"), 4, 5), "GM-5"),             # the board where own|all goes
+    (lambda: _swapped(_position("gridmaster4"), 1, 5), "GM-1"),
+    (lambda: _position("gridbloc").replace("points=1", "points=¹"), "GB-5"),
+    (lambda: _position("gridbloc").replace("gridbloc 9", "gridbloc ９"), "GB-1"),
+    (lambda: "x" * 1_000_000, "C-2"),                                       # refused unread
+    (lambda: None, "C-2"),
+])
+def test_c2_unicode_digits_huge_numbers_and_missing_or_swapped_fields_name_the_rule(make, rule):
+    text = make()
+    with pytest.raises(ValueError, match=rule) as err:
+        gw.Game.from_position(text)
+    message = str(err.value)
+    assert "\n" not in message and len(message) < 300 and "invalid literal" not in message
+    assert "Exceeds the limit" not in message
+    if isinstance(text, str):
+        assert not any(message[k:k + 61] in text for k in range(len(message) - 60)), message
+
+
+def test_the_position_fuzzer_finds_a_reader_that_lets_int_read_any_digits(monkeypatch):
+    """The fuzzer can fail: a Gridlock reader with ``str.isdigit`` + ``int`` is caught."""
+    from gridwidgets import fuzzing
+    from gridwidgets.games.gridlock import rules
+
+    monkeypatch.setattr(rules, "count_of", lambda text, digits: int(text) if text.isdigit() else None)
+    report = fuzzing.fuzz_positions(gw.registry.get("gridlock"), n=200, seed=5)
+    assert report.lost, str(report)

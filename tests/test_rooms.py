@@ -284,7 +284,7 @@ def test_every_game_plays_to_the_end_from_seats_and_its_results_and_saves_come_b
     import io
     import zipfile
 
-    from gridwidgets.rooms import results
+    from gridwidgets.rooms import exports, results
 
     room = Rooms(Store(db)).create(name)
     n = room.players_per_game
@@ -299,7 +299,7 @@ def test_every_game_plays_to_the_end_from_seats_and_its_results_and_saves_come_b
         assert row["over"] and row["moves"] == len(rg.game.history)
         assert row["winner"] == " and ".join(room.name_of(rg.players[w]) for w in rg.game.winners)
         assert [row[f"return {p + 1}"] for p in range(n)] == list(rg.game.returns())
-    csv = results.results_csv([room]).splitlines()
+    csv = exports.results_csv([room]).splitlines()
     assert csv[0].startswith("room,round,game,board,moves,over,player 1,player 2,") and len(csv) == 3
     standings = results.standings(room)
     assert standings["played"].tolist() == [1] * (2 * n)
@@ -310,7 +310,7 @@ def test_every_game_plays_to_the_end_from_seats_and_its_results_and_saves_come_b
     assert [standings[f"played as {label}"].sum() for label in labels] == [2] * n  # each seat, both games
     assert standings["points"].tolist() == [sum(standings[f"points as {label}"].iloc[k] for label in labels)
                                            for k in range(2 * n)]
-    assert results.standings_csv(room).splitlines()[0].startswith("rank,name,student id,played,won,drawn,lost,points,")
+    assert exports.standings_csv(room).splitlines()[0].startswith("rank,name,student id,played,won,drawn,lost,points,")
     with zipfile.ZipFile(io.BytesIO(results.saves_zip([room]))) as archive:
         names = [n for n in archive.namelist() if n != "games.json"]
         assert len(names) == 2
@@ -322,7 +322,7 @@ def test_every_game_plays_to_the_end_from_seats_and_its_results_and_saves_come_b
 
 
 def test_standings_rank_from_one_level_students_share_a_rank_and_names_are_safe_in_the_csv(db):
-    from gridwidgets.rooms import results
+    from gridwidgets.rooms import exports, results
 
     room = Rooms(Store(db)).create("gridlock")
     ids = {"=SUM(A1)": "s-1", "Bea": "s-2", "Cy": "", "Dee": "@s3"}
@@ -334,9 +334,11 @@ def test_standings_rank_from_one_level_students_share_a_rank_and_names_are_safe_
     for points in set(table["points"]):
         level = table[table["points"] == points]
         assert level["rank"].nunique() == level["won"].nunique()  # level on points and wins: one rank
-    csv = results.standings_csv(room)
+    csv = exports.standings_csv(room)
     assert "'=SUM(A1)" in csv and ",=SUM" not in csv
-    assert dict(zip(table["name"], table["student id"], strict=True)) == ids
+    assert "student id" not in table.columns  # what a page draws carries no id
+    with_ids = results.standings(room, ids=True)
+    assert dict(zip(with_ids["name"], with_ids["student id"], strict=True)) == ids
     assert "'@s3" in csv  # a student id is a text cell too: no formula
 
 
@@ -565,6 +567,30 @@ def test_each_students_board_speaks_to_its_own_seat(db):
     assert shown(bb)["status"].startswith("Your move.")
 
 
+def test_at_a_simultaneous_node_each_seats_status_says_both_choose_at_once(bids):
+    """Issue 41: during Block Four's bid, O's page said "Player 1 (X) to bid two cards" (the hot-seat order,
+    BF-13) and its panel that O bids next; each page speaks to its own seat: both bid at the same time (BF-5)."""
+    _room, rg, bx, bo = bids
+    g = rg.game
+    for board in (bx, bo):
+        status = shown(board)["status"]
+        assert status == "Your move. You and your opponent bid at the same time, in secret.", status
+        panel = shown(board)["scene"]["panel"]
+        assert [row["values"][-1] for row in panel["rows"]] == ["to bid", "to bid"]  # nobody bids "next"
+    assert bo.handle_intent({"type": "play", "move": str(g.legal_moves(1)[0]), "player": 1})
+    assert shown(bo)["status"] == ("Your bid is in. You and your opponent bid at the same time: wait for "
+                                   "Xavier (X) to bid.")
+    assert shown(bx)["status"] == "Your move. You and your opponent bid at the same time: Olga (O) has bid."
+    for board in (bx, bo):  # never the game's hot-seat words, never a bid
+        assert "Player 1" not in shown(board)["status"] and "to bid two cards" not in shown(board)["status"]
+    assert bx.handle_intent({"type": "play", "move": str(g.legal_moves(0)[0]), "player": 0})
+    assert not g.is_simultaneous_node() or g.pending == ()
+    mover = g.players_to_move[0] if g.players_to_move else None
+    if mover is not None and not g.is_simultaneous_node():  # the placements: one seat at a time again
+        assert shown((bx, bo)[mover])["status"].startswith("Your move.")
+        assert "wait for" in shown((bx, bo)[1 - mover])["status"]
+
+
 def test_a_students_board_shows_its_own_secret_choice_and_no_message_holds_the_others(bids):
     import json
 
@@ -661,3 +687,181 @@ def test_importing_the_rooms_imports_no_server_and_serving_without_solara_says_w
             "except ImportError as e:\n    print(e)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert "gridwidgets[rooms]" in out
+
+
+# -- a student gets their seat back (issue 41) ---------------------------------------------------
+def test_a_taken_name_points_to_the_seat_code_and_the_code_gives_the_same_seat_back(db):
+    from gridwidgets.rooms import exports
+    from gridwidgets.rooms.model import CODE_ALPHABET, RECLAIM_LENGTH
+
+    rooms = Rooms(Store(db))
+    room = rooms.create("gridlock", board="4x4")
+    ann, bob = room.join("Ann", student_id="s1"), room.join("Bob")
+    assert len(ann.reclaim) == RECLAIM_LENGTH and set(ann.reclaim) <= set(CODE_ALPHABET)
+    assert ann.reclaim != bob.reclaim and ann.reclaim_text == f"{ann.reclaim[:3]}-{ann.reclaim[3:]}"
+    room.play(ann.token, "B2")
+    with pytest.raises(ValueError, match=r"That name is taken in this room.*If it is yours, use your seat code"):
+        room.join("ann")  # the tab was closed: her own name is taken, by her own seat
+    typed = f" {ann.reclaim_text.lower()} "  # any case, the dash and spaces ignored
+    back = room.reclaim(typed, address="10.0.0.9", limiter=rooms.join_allowed)
+    assert back == ann and back.token == ann.token  # the same seat: the same game, the same record
+    rg, p = room.game_of(back.token)
+    assert p == 0 and [str(m) for m in rg.game.history] == ["B2"]
+    room.play(bob.token, "D4")
+    room.play(back.token, "A1")
+    assert len(room.seats) == 2 and len(room.games) == 1
+    standings = exports.standings_csv(room)
+    assert sum("Ann" in line for line in standings.splitlines()) == 1  # one row: the record stays one
+    again = Rooms(Store(db)).room(room.code)  # the code survives a restart
+    assert again.seat(ann.token).reclaim == ann.reclaim and again.reclaim(ann.reclaim) == ann
+
+
+def test_a_seat_code_that_is_wrong_malformed_or_removed_gives_no_seat(db):
+    rooms = Rooms(Store(db))
+    room = rooms.create("gridlock")
+    ann, bob = room.join("Ann"), room.join("Bob")
+    for bad in ("", "K7Q", "K7Q-4M-XY", "OOOOOO", "k7q 4l", None, 123456):
+        with pytest.raises(ValueError, match="a seat code is 6 letters"):
+            room.reclaim(bad)
+    wrong = next(c * 6 for c in "ABC" if c * 6 not in (ann.reclaim, bob.reclaim))
+    with pytest.raises(RoomError, match="no seat in this room has that code"):
+        room.reclaim(wrong)
+    room.remove_seat(room.teacher_token, bob.token)
+    with pytest.raises(RoomError, match="took this seat out"):
+        room.reclaim(bob.reclaim)
+    other = rooms.create("gridlock")
+    with pytest.raises(RoomError, match="no seat in this room"):
+        other.reclaim(ann.reclaim)  # a code opens its own room's seat only
+    rooms.end_class(rooms.teacher_token)
+    with pytest.raises(RoomError, match="closed"):
+        room.reclaim(ann.reclaim)
+
+
+def test_guessing_seat_codes_is_refused_after_a_few_wrong_tries_even_the_right_one(db):
+    from gridwidgets.rooms.model import RECLAIM_LIMITS
+
+    rooms = Rooms(Store(db))
+    room = rooms.create("gridlock")
+    ann = room.join("Ann")
+    guesses = (c * 6 for c in "ABCDEFGHJKMNPQRSTUVWXYZ" if c * 6 != ann.reclaim)
+    burst = RECLAIM_LIMITS["address"][0]
+    for _ in range(burst):
+        with pytest.raises(RoomError, match="no seat in this room has that code"):
+            room.reclaim(next(guesses), address="10.0.0.66", limiter=rooms.join_allowed)
+    with pytest.raises(RoomError, match="too many wrong seat codes"):  # refused before any code is compared
+        room.reclaim(ann.reclaim, address="10.0.0.66", limiter=rooms.join_allowed)
+    assert room.reclaim(ann.reclaim, address="10.0.0.7", limiter=rooms.join_allowed) == ann  # another device
+    for k in range(RECLAIM_LIMITS["room"][0] - burst):  # the room's own limit: from many addresses
+        with pytest.raises(RoomError, match="no seat in this room has that code"):
+            room.reclaim(next(guesses), address=f"10.1.0.{k}")
+    with pytest.raises(RoomError, match="too many wrong seat codes"):
+        room.reclaim(ann.reclaim, address="10.0.0.8")
+    assert 31 ** 6 / (RECLAIM_LIMITS["room"][0] + 86_400 / RECLAIM_LIMITS["room"][1]) > 100_000  # days a seat
+
+
+def test_a_seat_of_a_schema_5_store_gets_a_seat_code_on_loading(db):
+    rooms = Rooms(Store(db))
+    room = rooms.create("gridlock")
+    ann = room.join("Ann")
+    rooms.store.close()
+    with sqlite3.connect(db) as raw:
+        raw.execute("UPDATE seats SET reclaim = ''")
+    again = Rooms(Store(db)).room(room.code)
+    code = again.seat(ann.token).reclaim
+    assert len(code) == 6 and Rooms(Store(db)).room(room.code).seat(ann.token).reclaim == code  # written, kept
+
+
+def test_the_first_round_a_teacher_starts_is_round_1_everywhere(db):
+    from gridwidgets.rooms import exports, results
+
+    room = Rooms(Store(db)).create("gridlock", board="4x4", pairing="round-robin")
+    for n in "ABCD":
+        room.join(n)
+    assert room.round == 0 and room.round_progress() == (0, 0)
+    first = room.next_round(room.teacher_token)
+    assert room.round == 1 and {rg.round for rg in first} == {1}
+    _finish(room, first, lambda rg: 0)
+    assert set(results.results_table([room])["round"]) == {1}
+    assert ",1," in exports.results_csv([room]).splitlines()[1]
+    assert results.standings(room, through_round=1)["points"].sum() == 2
+    room.next_round(room.teacher_token)
+    assert Rooms(Store(db)).room(room.code).round == 2
+    swiss = Rooms(Store(":memory:")).create("gridlock", pairing="swiss")
+    swiss.join("A")
+    assert swiss.round == 0 and {rg.round for rg in swiss.fill_with_agents(swiss.teacher_token)} == {1}
+    assert swiss.round == 1
+    arrival = Rooms(Store(":memory:")).create("gridlock")
+    assert arrival.round == 1  # its games start as students arrive: round 1 from the start
+
+
+def test_a_late_joiner_in_a_round_robin_room_meets_nobody_twice(db):
+    room = Rooms(Store(db)).create("gridlock", board="4x4", pairing="round-robin")
+    for n in "ABCD":
+        room.join(n)
+    met: set[frozenset[str]] = set()
+    for r in range(1, 5):
+        if r == 2:
+            room.join("Eve")
+        games = room.next_round(room.teacher_token)
+        pairs = {frozenset(g.players) for g in games}
+        assert not pairs & met, f"a rematch in round {r}"
+        met |= pairs
+        assert sorted(t for g in games for t in g.players if t != AGENT) == sorted(room.seats)
+def test_the_teacher_sends_a_games_replay_to_the_projector_and_takes_it_off(db):
+    room = Rooms(Store(db)).create("gridlock")
+    ann, _bob, _cy, _dee = (room.join(n) for n in ("Ann", "Bob", "Cy", "Dee"))
+    first, second = room.games
+    assert room.projected_replay == 0
+    before = room.version
+    room.project_replay(room.teacher_token, second.id)
+    assert room.projected_replay == second.id and room.version > before  # the projector's page redraws
+    for token, game, refusal in ((ann.token, first.id, "teacher"), (room.teacher_token, 99, "no game"),
+                                 (room.teacher_token, "1", "number"), (room.teacher_token, True, "number")):
+        with pytest.raises(RoomError, match=refusal):
+            room.project_replay(token, game)
+        assert room.projected_replay == second.id  # a refusal changes nothing
+    room.project_replay(room.teacher_token, 0)
+    assert room.projected_replay == 0
+
+
+def test_ask_the_class_names_each_game_by_its_round_and_players(db):
+    from gridwidgets.rooms.activities import game_label, game_labels
+
+    room = Rooms(Store(db)).create("gridlock", pairing="round-robin")
+    for name in ("Ann", "Bob", "Cy", "Dee"):
+        room.join(name)
+    room.next_round(room.teacher_token)
+    labels = game_labels(room, room.games)
+    assert set(labels) == {str(rg.id) for rg in room.games}
+    assert all(label.startswith(f"Round {room.round}: ") and " vs " in label for label in labels.values())
+    assert game_label(room, room.games[0]) == "Round {}: {} vs {}".format(
+        room.round, *(room.player_name(room.games[0], p) for p in (0, 1)))
+
+
+def test_the_projectors_games_grid_holds_the_games_it_shows_in_at_most_three_rows():
+    from gridwidgets.rooms.app import PROJECTED_GAMES, projector_grid
+
+    for mode, cap in PROJECTED_GAMES.items():
+        for n in range(0, 40):
+            cols, rows = projector_grid(n, mode)
+            assert cols * rows >= min(max(n, 1), cap) and rows <= 3 and cols <= 4, (mode, n, cols, rows)
+            assert cols * rows < min(max(n, 1), cap) + cols  # no empty row
+    assert projector_grid(4, "strip") == (4, 1) and projector_grid(30, "full") == (4, 3)
+
+
+def test_a_projector_chart_has_no_text_under_18_points():
+    """18 pt is 24 px where the projector shows the chart at its size (the browser test checks the size)."""
+    from matplotlib.figure import Figure
+    from matplotlib.text import Text
+
+    from gridwidgets.rooms.app import _big_text
+
+    fig = Figure(figsize=(9, 3.4), layout="constrained")
+    ax = fig.add_subplot()
+    ax.bar(["IL", "IT"], [0.6, 0.3], label="chosen")
+    ax.legend(fontsize="small")
+    fig.suptitle("a long title " * 12)
+    _big_text(fig)
+    assert fig.get_size_inches()[0] == 8.0
+    assert min(t.get_fontsize() for t in fig.findobj(Text) if t.get_text()) >= 18
+    fig.savefig(__import__("io").BytesIO(), format="svg")  # its long title wraps, and it draws

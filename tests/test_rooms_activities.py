@@ -16,7 +16,7 @@ import pytest
 
 import gridwidgets as gw
 from gridwidgets import IllegalMoveError
-from gridwidgets.rooms import RoomError, Rooms, Store, classwork
+from gridwidgets.rooms import RoomError, Rooms, Store, classwork, exports
 from gridwidgets.rooms.board import exercise_board, first_unsolved, poll_board
 from gridwidgets.rooms.polls import analyse, poll_position
 
@@ -115,6 +115,9 @@ def test_the_heat_map_counts_each_move_and_the_reveal_colours_every_move_by_the_
     poll = room.open_poll(t, gw.Gridlock())
     for seat, move in ((ann, "B2"), (bob, "B2"), (cy, "C3")):
         room.answer_poll(seat.token, move)
+    hidden = poll.overlay()  # open: the screens show how many answered, no count per move (nobody copies)
+    assert hidden["moves"] == {} and hidden["message"].startswith("3 answered") and poll.table() == []
+    room.close_poll(t)
     heat = poll.overlay()
     assert heat["kind"] == "poll" and heat["version"] == poll.game.version
     assert {m: (h["label"], h["tone"], h["best"]) for m, h in heat["moves"].items()} == {
@@ -196,10 +199,10 @@ def test_every_poll_and_answer_is_on_disk_and_comes_back_after_a_restart(db):
     assert back is not None and back.state == "revealed" and back.counts() == {"C3": 2}
     assert back.answers[ann.token].changes == 1 and back.analysed
     assert back.game.position_key() == poll.game.position_key()
-    lines = list(csv.reader(io.StringIO(classwork.polls_csv(again))))
+    lines = list(csv.reader(io.StringIO(exports.polls_csv(again))))
     assert lines[0][:6] == ["room", "poll", "source", "position", "player", "state"]
     assert sorted((r[6], r[8]) for r in lines[1:]) == [("Ann", "C3"), ("Bob", "C3")]
-    anonymous = list(csv.reader(io.StringIO(classwork.polls_csv([again], names=False))))
+    anonymous = list(csv.reader(io.StringIO(exports.polls_csv([again], names=False))))
     assert {r[6] for r in anonymous[1:]} == {""}
 
 
@@ -220,6 +223,9 @@ def test_a_students_poll_board_answers_for_its_seat_only_and_shows_nobody_elses_
     board.set_state({"hints": "solve"})
     assert board.hints == "poll" and "cannot set hints" in board.state["message"]
     heat = poll_board(poll)
+    assert heat.hint_data["moves"] == {}  # the teacher's and the projector's board: no count while open
+    room.close_poll(room.teacher_token)
+    heat.refresh()
     assert heat.hint_data["moves"]["B2"]["label"] == "1" and heat.handle_intent({"type": "play", "move": "C3"}) is False
     assert "class chooses" in heat.state["status"] and heat.state["people"] == []
 
@@ -277,7 +283,7 @@ def test_an_exercise_set_given_to_a_room_stores_every_answer_with_first_try_and_
     assert table.loc["Cy", first] == "" and list(table["first try"]) == [0, 1, 0]
     wrong_map = classwork.wrong_answers(a, 0)
     assert wrong_map.counts() == {wrong: 1} and wrong_map.overlay()["moves"][wrong]["label"] == "1"
-    lines = list(csv.reader(io.StringIO(classwork.exercise_csv(room))))
+    lines = list(csv.reader(io.StringIO(exports.exercise_csv(room))))
     assert lines[0][:7] == ["room", "set", "student", "student id", "exercise", "kind", "move"] and len(lines) == 4
     rooms.store.close()
     again = Rooms(Store(db)).room(room.code)
@@ -315,6 +321,7 @@ def test_any_registered_game_is_polled_and_its_answers_land_on_the_boards_target
     moves = [str(m) for m in poll.game.legal_moves(poll.player)]
     for i, seat in enumerate(seats):
         room.answer_poll(seat.token, moves[(i * 7) % len(moves)])
+    room.close_poll(room.teacher_token)
     board = poll_board(poll)
     targets = {t["move"] for t in board.state["targets"]}
     heat = board.hint_data["moves"]

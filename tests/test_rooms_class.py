@@ -293,7 +293,7 @@ FORMULAS = ['=HYPERLINK("http://ev.il","A")', "+1+1", "-2+3", "@SUM(A1)", "\tTab
 
 
 def test_results_csv_neutralises_formulas_and_the_zip_keeps_the_names_as_given(rooms):
-    from gridwidgets.rooms import results
+    from gridwidgets.rooms import exports, results
 
     room = rooms.create("gridlock", pairing="agent")
     names = [f[:30] for f in FORMULAS if clean_name(f)]
@@ -305,7 +305,7 @@ def test_results_csv_neutralises_formulas_and_the_zip_keeps_the_names_as_given(r
                 room.play(seat.token, str(rg.game.legal_moves()[0]))
             else:
                 room.step_agents()
-    rows = list(csv.DictReader(io.StringIO(results.results_csv([room]))))
+    rows = list(csv.DictReader(io.StringIO(exports.results_csv([room]))))
     def number(v):
         try:
             float(v)
@@ -315,7 +315,7 @@ def test_results_csv_neutralises_formulas_and_the_zip_keeps_the_names_as_given(r
 
     texts = [v for row in rows for v in row.values() if v and not number(v)]
     assert texts and not any(v.startswith(("=", "+", "-", "@", "\t", "\r")) for v in texts)
-    from gridwidgets.rooms.results import safe_cell
+    from gridwidgets.rooms.exports import safe_cell
 
     assert [row["player 1"] for row in rows] == [safe_cell(clean_name(n)) for n in names]
     assert [row["player 1"] for row in rows][:4] == ["'" + clean_name(n) for n in names[:4]]
@@ -330,7 +330,7 @@ def test_results_csv_neutralises_formulas_and_the_zip_keeps_the_names_as_given(r
 
 
 def test_safe_cell_leaves_plain_text_and_numbers_alone():
-    from gridwidgets.rooms.results import safe_cell
+    from gridwidgets.rooms.exports import safe_cell
 
     assert safe_cell("Ann") == "Ann" and safe_cell(-1) == -1 and safe_cell(None) is None
     assert safe_cell("=1") == "'=1" and safe_cell("") == ""

@@ -147,7 +147,7 @@ def test_a_class_of_schema_4_opens_its_old_games_start_unknown_and_left_out_new_
     old = room.game_of("ann-token")[0]
     assert old.game.is_over and (old.started, old.updated) == (0.0, 500.0)
     with closing(sqlite3.connect(path)) as db:
-        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION >= 5
         assert db.execute("SELECT started FROM games WHERE id = ?", (old.id,)).fetchone() == (0.0,)
     assert results.durations([room]).empty  # finished, but its start is unknown
     assert len(results.results_table([room])) == 1  # still in the results

@@ -274,6 +274,63 @@ def test_a_websocket_from_another_sites_page_is_refused(rooms):
     assert info.address == "10.0.0.7" and info.teacher_session == "abc"
 
 
+def _post(app, path: str, body: bytes, headers=(), method: str = "POST") -> list[dict]:
+    sent: list[dict] = []
+    parts = [body[: len(body) // 2], body[len(body) // 2 :]]  # in two messages, as a server may give it
+
+    async def receive():
+        chunk = parts.pop(0)
+        return {"type": "http.request", "body": chunk, "more_body": bool(parts)}
+
+    async def send(message):
+        sent.append(message)
+
+    scope = {"type": "http", "path": path, "query_string": b"", "method": method,
+             "headers": [(b"host", b"127.0.0.1:8765"), *headers]}
+    _run(app(scope, receive, send))
+    return sent
+
+
+def test_a_seated_page_gets_an_http_only_seat_cookie_that_its_next_websocket_brings_back(rooms):
+    room = rooms.create("gridlock")
+    ann = room.join("Ann")
+    inner = _Inner()
+    app = rooms_server.RoomsApp(inner, rooms)
+    body = f"room={room.code.lower()}&seat={ann.token}".encode()
+    start, _ = _post(app, "/seat", body, [(b"origin", b"http://127.0.0.1:8765")])
+    headers = _headers(start)
+    assert start["status"] == 204 and not inner.calls
+    cookie = headers[b"set-cookie"].decode()
+    assert cookie.startswith(f"{rooms_server.SEAT_COOKIE}{room.code}={ann.token};")
+    for attribute in ("HttpOnly", "SameSite=Lax", "Path=/", "Max-Age="):
+        assert attribute in cookie
+    jar = f"{rooms_server.SEAT_COOKIE}{room.code}={ann.token}; {rooms_server.SEAT_COOKIE}ZZZZZ=x; other=1"
+    _websocket(app, "http://127.0.0.1:8765", cookie=jar)
+    assert rooms_server.page_info("k-123").seats == {room.code: ann.token, "ZZZZZ": "x"}
+    forget = _http(app, "/seat/forget", f"room={room.code}".encode())[0]
+    headers = _headers(forget)
+    assert forget["status"] == 303 and headers[b"location"] == f"/?room={room.code}".encode()
+    assert headers[b"set-cookie"].decode().startswith(f"{rooms_server.SEAT_COOKIE}{room.code}=;")
+    assert "Max-Age=0" in headers[b"set-cookie"].decode()
+
+
+def test_no_seat_cookie_for_another_rooms_seat_a_guess_another_site_or_a_get(rooms):
+    room, other = rooms.create("gridlock"), rooms.create("gridlock")
+    ann = room.join("Ann")
+    app = rooms_server.RoomsApp(_Inner(), rooms)
+    for body, headers, method in [
+        (f"room={other.code}&seat={ann.token}".encode(), (), "POST"),  # a seat of another room
+        (f"room={room.code}&seat=guess".encode(), (), "POST"),
+        (f"room=NOPE&seat={ann.token}".encode(), (), "POST"),
+        (f"room={room.code}&seat={ann.token}".encode(), [(b"origin", b"http://evil.example")], "POST"),
+        (f"room={room.code}&seat={ann.token}".encode(), (), "GET"),
+        (f"room={room.code}&seat={ann.token}".encode() + b"&x=" + b"y" * 5000, (), "POST"),  # too long
+        (b"\xff\x00" * 10, (), "POST"),
+    ]:
+        start, _ = _post(app, "/seat", body, headers, method)
+        assert start["status"] == 403 and b"set-cookie" not in _headers(start), body[:40]
+
+
 # -- agents ------------------------------------------------------------------------------------------------
 class _SlowAgent:
     """An agent that thinks until told to stop (a long search)."""
@@ -383,3 +440,43 @@ def test_every_option_of_the_rooms_command_is_in_the_classroom_docs():
     docs = (Path(__file__).resolve().parents[1] / "docs" / "classroom.md").read_text()
     missing = sorted(o for o in options if f"`{o}" not in docs)
     assert {"--rooms", "--lan", "--backup", "--new-teacher-token", "--reopen"} <= options and not missing, missing
+
+
+_CHARTS_AT_ONCE = r"""
+import sys, threading
+from gridwidgets.rooms import app  # what the server imports first: matplotlib comes with it
+assert "matplotlib.figure" in sys.modules, "the pages' module must import matplotlib once, at start"
+from gridwidgets.rooms import Rooms, Store, results
+rooms = Rooms(Store(sys.argv[1]))
+room = rooms.create("blockfour")
+for name in ("Ann", "Bob", "Cy", "Dee"):
+    room.join(name)
+errors = []
+barrier = threading.Barrier(2)
+def chart(make):
+    try:
+        barrier.wait(10)
+        make([room])
+    except Exception as exc:
+        errors.append(repr(exc))
+threads = [threading.Thread(target=chart, args=(f,)) for f in (results.choices_figure, results.win_rates_figure)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join(60)
+assert not errors, errors
+print("ok")
+"""
+
+
+def test_results_and_show_results_together_draw_their_charts_without_a_half_imported_matplotlib(tmp_path):
+    """Results on the teacher's page and Show results on the projector made
+    their first charts on two threads at once and found matplotlib half
+    imported (``AttributeError: ... '_docstring'``): the pages' module imports
+    it at start. A fresh interpreter, as a server starts."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", _CHARTS_AT_ONCE, str(tmp_path / "class.sqlite")],
+                          capture_output=True, text=True, timeout=240)
+    assert done.returncode == 0 and done.stdout.strip().endswith("ok"), done.stderr[-2000:]

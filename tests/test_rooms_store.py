@@ -247,3 +247,41 @@ def test_the_store_checkpoints_while_a_class_writes(tmp_path, monkeypatch):
     with sqlite3.connect(alone) as db:
         assert db.execute("SELECT COUNT(*) FROM seats").fetchone()[0] >= 1
     rooms.store.close()
+
+
+def test_a_schema_5_class_keeps_its_rounds_counted_from_one_and_its_seats_get_codes(tmp_path):
+    """Schema 5 opened a round pairing's room in round 1 and played its first round as round 2: read back, the
+    first round played is round 1 (a room that played a round 1 keeps its numbers); every seat gets a seat code."""
+    path = tmp_path / "v5.sqlite"
+    rooms = Rooms(Store(path))
+    rr = rooms.create("gridlock", pairing="round-robin")
+    early = rooms.create("gridlock", pairing="swiss")
+    idle = rooms.create("gridlock", pairing="swiss")
+    arrival = rooms.create("gridlock")
+    for room in (rr, early, arrival):
+        room.join("Ann"), room.join("Bob")
+    early.fill_with_agents(early.teacher_token)  # a game in round 1 before any round: its numbers stay
+    for _ in range(2):
+        rr.next_round(rr.teacher_token)
+    early.next_round(early.teacher_token)
+    arrival.next_round(arrival.teacher_token)
+    rooms.store.close()
+    with sqlite3.connect(path) as db:  # written as schema 5 did: one round more, no seat codes
+        db.execute("UPDATE rooms SET round = round + 1 WHERE code IN (?, ?)", (rr.code, idle.code))
+        db.execute("UPDATE games SET round = round + 1 WHERE room = ?", (rr.code,))
+        db.execute("ALTER TABLE seats DROP COLUMN reclaim")
+        db.execute("ALTER TABLE rooms DROP COLUMN projector_names")
+        db.execute("ALTER TABLE polls DROP COLUMN live")
+        db.execute("PRAGMA user_version=5")
+    again = Rooms(Store(path))
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    got = {r.code: (r.round, sorted(rg.round for rg in r.games)) for r in again.rooms()}
+    assert got[rr.code] == (2, [1, 2])
+    assert got[early.code] == (2, [1, 2])
+    assert got[idle.code] == (0, [])
+    assert got[arrival.code] == (2, [1, 2])
+    codes = [s.reclaim for r in again.rooms() for s in r.seats.values()]
+    assert len(codes) == 6 and all(len(c) == 6 for c in codes)
+    ann = next(iter(again.room(rr.code).seats.values()))
+    assert again.room(rr.code).reclaim(ann.reclaim) == ann

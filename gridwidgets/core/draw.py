@@ -166,7 +166,7 @@ def default_size(cols: int) -> int:
     return int(max(320.0, 24 + cols * MIN_CELL))
 
 
-def render_svg(scene: Any, size: int | None = None, panel: str = "auto") -> str:
+def render_svg(scene: Any, size: int | None = None, panel: str = "auto", labels: bool = True) -> str:
     """Draw a :class:`~gridwidgets.core.scene.Scene` as a static SVG picture:
     the status line (and notes) on top, the board with spreadsheet labels
     (C-2: columns ``A, B, ...`` on top, rows ``1, 2, ...`` on the left), the
@@ -198,6 +198,8 @@ def render_svg(scene: Any, size: int | None = None, panel: str = "auto") -> str:
             under 11 px.
         panel: where the players' panel goes: ``"beside"`` the board,
             ``"below"`` it, or ``"auto"`` (beside a board up to 480 px wide).
+        labels: draw the column and row labels (``False``: the board alone,
+            e.g. a thumbnail whose labels would be too small to read).
 
     Raises:
         ValueError: for another ``panel``.
@@ -207,11 +209,11 @@ def render_svg(scene: Any, size: int | None = None, panel: str = "auto") -> str:
     """
     rows, cols = scene.rows, scene.cols
     label_font = 12.0
-    left = _text_width(str(rows), label_font) + 6
+    left = _text_width(str(rows), label_font) + 6 if labels else 0.0
     width_board = float(size if size is not None else default_size(cols))
     cell = max(4.0, (width_board - left - 2) / cols)
     label_font = max(6.0, min(12.0, cell * 0.5))
-    top = label_font + 6
+    top = label_font + 6 if labels else 0.0
     board_w = left + cell * cols + 2
 
     if panel not in ("auto", "beside", "below"):
@@ -256,10 +258,10 @@ def render_svg(scene: Any, size: int | None = None, panel: str = "auto") -> str:
     for line in note_lines:
         out.append(_text(PAD, y - 1, line, NOTE_FONT, label_ink))
         y += 18
-    for c in range(cols):
+    for c in range(cols if labels else 0):
         out.append(_text(ox + (c + 0.5) * cell, oy - 4 - label_font / 2, col_label(c), label_font, label_ink,
                          anchor="middle"))
-    for r in range(rows):
+    for r in range(rows if labels else 0):
         out.append(_text(ox - 4, oy + (r + 0.5) * cell, str(r + 1), label_font, label_ink, anchor="end"))
     out.extend(_board(scene, ox, oy, cell))
     for k, items in enumerate(legend_lines):

@@ -122,6 +122,9 @@ class Game(KnowledgeHooks, PictureHooks, TerminalHooks, ViewHooks, ABC):
     final_rule: ClassVar[str] = "C-5"
     #: the rule that keeps submissions hidden (cited when a view would need one)
     secrecy_rule: ClassVar[str] = "C-5"
+    #: the words for a choice at a simultaneous node, for pages that speak to one seat:
+    #: (verb, its past with "has", noun), e.g. ``("bid", "has bid", "bid")``
+    simultaneous_words: ClassVar[tuple[str, str, str]] = ("choose", "has chosen", "choice")
     #: player names, index = player id (rule C-3)
     players: tuple[str, ...] = ()
     rows: int
@@ -1119,9 +1122,9 @@ class Game(KnowledgeHooks, PictureHooks, TerminalHooks, ViewHooks, ABC):
             NotImplementedError: for a game without a position notation.
         """
         if not isinstance(text, str):
-            raise ValueError(f"a position is text, got {type(text).__name__}")
+            raise ValueError(f"a position is text, got {type(text).__name__} (C-2)")
         if len(text) > MAX_POSITION_CHARS:
-            raise ValueError(f"a position has at most {MAX_POSITION_CHARS:,} characters, got {len(text):,}")
+            raise ValueError(f"a position has at most {MAX_POSITION_CHARS:,} characters, got {len(text):,} (C-2)")
         body = text.strip()
         head, _, rest = body.partition(" ")
         if not getattr(cls, "game_type", None):  # Game itself: the game named by the id
@@ -1129,12 +1132,14 @@ class Game(KnowledgeHooks, PictureHooks, TerminalHooks, ViewHooks, ABC):
 
             found = lookup_id(head)
             if found is None:
-                raise ValueError(f"a position starts with its game's id ({', '.join(names())}), not {shorten(head)}")
+                raise ValueError(f"a position starts with its game's id ({', '.join(names())}), "
+                                 f"not {shorten(head)} (C-2)")
             return found.from_position(body)  # type: ignore[return-value]
         if head == cls.game_id:
             body = rest.strip()
         elif head.isidentifier() and head.islower() and "\n" not in body.split(" ", 1)[0]:
-            raise ValueError(f"{shorten(head)} is not this game's id ({cls.game_id}): a position of another game?")
+            raise ValueError(f"{shorten(head)} is not this game's id ({cls.game_id}): a position of another game? "
+                             "(C-2)")
         game = cls._read_position(body)
         start = game.position()
         try:

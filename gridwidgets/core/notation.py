@@ -22,6 +22,7 @@ __all__ = [
     "cell_name",
     "col_index",
     "col_label",
+    "count_of",
     "neighbours4",
     "parse_cell",
 ]
@@ -31,8 +32,8 @@ Cell = tuple[int, int]
 #: the longest text a cell can be written in (``"(26, 26)"`` with some spaces);
 #: longer input is refused before any pattern looks at it (bounded time)
 MAX_CELL_TEXT = 24
-_SHEET = re.compile(r"([A-Za-z]{1,3}) ?(\d{1,4})")
-_ROWCOL = re.compile(r"\(? ?(\d{1,4}) ?(?:, ?| )(\d{1,4}) ?\)?")
+_SHEET = re.compile(r"([A-Za-z]{1,3}) ?([0-9]{1,4})")
+_ROWCOL = re.compile(r"\(? ?([0-9]{1,4}) ?(?:, ?| )([0-9]{1,4}) ?\)?")
 
 
 @functools.lru_cache(maxsize=1024)
@@ -63,6 +64,21 @@ def cell_name(cell: Cell) -> str:
     """Notation of a 0-based ``(row, col)`` cell: ``(1, 2)`` -> ``"C2"`` (rule C-2)."""
     row, col = cell
     return f"{col_label(col)}{row + 1}"
+
+
+def count_of(text: object, digits: int) -> int | None:
+    """The count written in ``text`` with 1 to ``digits`` ASCII digits, else
+    ``None``, in bounded time: the length is checked before anything else, and
+    digits that ``int`` would read but a position never writes (Arabic-Indic,
+    fullwidth) are refused, as are those it cannot read (superscripts).
+
+    Example:
+        >>> count_of("12", 2), count_of("123", 2), count_of("²", 2), count_of("٣", 2), count_of("-1", 2)
+        (12, None, None, None, None)
+    """
+    if isinstance(text, str) and 0 < len(text) <= digits and text.isascii() and text.isdigit():
+        return int(text)
+    return None
 
 
 def parse_cell(value: Any, rows: int, cols: int) -> Cell:

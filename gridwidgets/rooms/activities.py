@@ -18,14 +18,14 @@ from typing import Any
 
 import solara
 
-from . import classwork
+from . import classwork, exports
 from .board import exercise_board, poll_board
 from .model import Room, RoomError
 from .pageutil import safe_action as _safe
 from .polls import Poll
 
 __all__ = ["MAX_DROPPED", "SOURCES", "AskClass", "ExercisePanel", "ExerciseSeat", "PollPanel", "PollSeat",
-           "read_dropped"]
+           "game_label", "game_labels", "read_dropped"]
 
 #: where the teacher's form takes a poll's position from
 SOURCES = {"game": "A game of this room", "exercise": "An exercise of the room's set",
@@ -55,7 +55,8 @@ def read_dropped(file: Any) -> str:
     Raises:
         ValueError: a larger file, or one that is not UTF-8 text.
     """
-    if int(file.get("size") or 0) > MAX_DROPPED:
+    size = file.get("size")  # what the page says (it may say anything): only a hint, the read below decides
+    if isinstance(size, int) and size > MAX_DROPPED:
         raise ValueError(f"that file has more than {MAX_DROPPED:,} bytes: not a save file nor an exercise set")
     data = file["file_obj"].read(MAX_DROPPED + 1)
     if len(data) > MAX_DROPPED:
@@ -68,6 +69,21 @@ def read_dropped(file: Any) -> str:
 
 def _p(inner_html: str, cls: str = "") -> None:
     solara.HTML(tag="p", unsafe_innerHTML=inner_html, classes=[cls] if cls else [])
+
+
+def game_label(room: Room, rg: Any) -> str:
+    """A game of ``room`` as people name it: its round and its players, ``"Round 2: Ann vs Bob"``."""
+    return f"Round {rg.round}: " + " vs ".join(room.player_name(rg, p) for p in range(len(rg.players)))
+
+
+def game_labels(room: Room, games: list[Any]) -> dict[str, str]:
+    """``{game id (str): label}`` for a menu of ``games`` (:func:`game_label`; a label two games would
+    share, e.g. a game started again, gets the game's number too)."""
+    labels = {str(rg.id): game_label(room, rg) for rg in games}
+    seen: dict[str, int] = {}
+    for label in labels.values():
+        seen[label] = seen.get(label, 0) + 1
+    return {gid: label if seen[label] == 1 else f"{label} (game {gid})" for gid, label in labels.items()}
 
 
 # -- the student's page ----------------------------------------------------------------------------------
@@ -123,21 +139,24 @@ def AskClass(room: Room, key: Callable[[], str], on_close: Callable[[], None]) -
     step, set_step = solara.use_state(-1)
     exercise, set_exercise = solara.use_state(0)
     text, set_text = solara.use_state("")
+    live, set_live = solara.use_state(False)
     error, set_error = solara.use_state("")
     offered = {k: v for k, v in SOURCES.items() if k != "exercise" or room.assignments}
 
     def open_poll() -> None:
         if source == "game":
-            rg = room.game(int(game_id))
+            rg = room.game(int(game_id) if isinstance(game_id, str) and game_id.isascii() and game_id.isdigit()
+                           and len(game_id) < 12 else -1)
             at = None if step < 0 else step
-            label = f"game {rg.id} ({' vs '.join(room.player_name(rg, p) for p in range(len(rg.players)))})"
+            label = game_label(room, rg)
             # the poll copies the game (under its lock)
-            room.open_poll(key(), rg.game, step=at, label=label + (f", step {at}" if at is not None else ""))
+            room.open_poll(key(), rg.game, step=at, label=label + (f", step {at}" if at is not None else ""),
+                           live_answers=live)
         elif source == "exercise":
             a = room.assignments[-1]
-            room.open_poll(key(), a.exercises[exercise], label=f"exercise {exercise + 1}")
+            room.open_poll(key(), a.exercises[exercise], label=f"exercise {exercise + 1}", live_answers=live)
         else:
-            room.open_poll(key(), text)
+            room.open_poll(key(), text, live_answers=live)
         on_close()
 
     with solara.Card("Ask the class one position", classes=["gw-ask"]):
@@ -148,11 +167,11 @@ def AskClass(room: Room, key: Callable[[], str], on_close: Callable[[], None]) -
             if not games:
                 _p("No game in this room yet.")
             else:
-                labels = {str(rg.id): f"game {rg.id}, round {rg.round}: "
-                          + " vs ".join(room.player_name(rg, p) for p in range(len(rg.players)))
-                          for rg in games}
-                solara.Select("Game", value=game_id if game_id in labels else str(games[-1].id),
-                              values=list(labels), on_value=set_game_id, classes=["gw-ask-game"])
+                labels = game_labels(room, games)
+                ids = {label: gid for gid, label in labels.items()}
+                solara.Select("Game", value=labels.get(game_id, labels[str(games[-1].id)]),
+                              values=list(ids), on_value=lambda label: set_game_id(ids.get(label, game_id)),
+                              classes=["gw-ask-game"])
                 rg = room.game(int(game_id)) if game_id in labels else games[-1]
                 total = len(rg.game.steps) + len(rg.game.future_steps)
                 with solara.Div(classes=["gw-ask-step"]):
@@ -170,6 +189,9 @@ def AskClass(room: Room, key: Callable[[], str], on_close: Callable[[], None]) -
                                      on_value=set_text, continuous_update=True, rows=4)
             solara.FileDrop("…or drop a save file here (.json)",
                             on_file=lambda f: _safe(lambda: set_text(read_dropped(f)), set_error)())
+        with solara.Div(classes=["gw-ask-live"]):
+            solara.Checkbox(label="Show the answers live, before I close the poll (on the projector too)",
+                            value=live, on_value=set_live)
         with solara.Row(style={"gap": "12px"}):
             solara.Button("Put it on every screen", on_click=_safe(open_poll, set_error), color="primary",
                           classes=["gw-open-poll"])
@@ -181,9 +203,11 @@ def AskClass(room: Room, key: Callable[[], str], on_close: Callable[[], None]) -
 @solara.component
 def PollPanel(room: Room, poll: Poll, key: Callable[[], str] | None, version: Any) -> None:
     """A poll on the teacher's page (``key`` given: with its controls) or the
-    projector's (``key`` None): the heat map on the board, how many answered,
-    and once revealed the analysis next to the class's choices. Names are
-    hidden unless the teacher shows them (the teacher's page only)."""
+    projector's (``key`` None): how many answered; once the poll is closed (or
+    live, :attr:`Poll.live_answers`) the heat map on the board and the table
+    of the answers; once revealed the analysis next to the class's choices.
+    Both pages show the same (the teacher's screen is often projected). Names
+    are hidden unless the teacher shows them (the teacher's page only)."""
     names_shown, set_names_shown = solara.use_state(False)
     error, set_error = solara.use_state("")
     # the projector's board as large as its window allows (read from the back of the room)
@@ -194,7 +218,10 @@ def PollPanel(room: Room, poll: Poll, key: Callable[[], str] | None, version: An
     answered = sum(1 for t in poll.answers if t in room.seats)
     with solara.Card(classes=["gw-poll"]):
         with solara.Div(classes=["gw-poll-head"]):
-            solara.HTML(tag="h2", unsafe_innerHTML=f"Class poll: {escape(poll.source)}")
+            # where it comes from names the game's players ("game 3 (Ann vs Bob)"): on the projector only
+            # when the teacher shows names there (Room.projector_names)
+            named = key is not None or room.projector_names == "name"
+            solara.HTML(tag="h2", unsafe_innerHTML="Class poll" + (f": {escape(poll.source)}" if named else ""))
             solara.HTML(tag="span", unsafe_innerHTML=f"{answered} of {seated} answered",
                         classes=["gw-poll-count"], attributes={"aria-live": "polite"})
             state = {"open": "open: answers are taken", "closed": "closed", "revealed": "revealed"}.get(poll.state, "")
@@ -209,8 +236,13 @@ def PollPanel(room: Room, poll: Poll, key: Callable[[], str] | None, version: An
                 solara.Button("End the poll (back to the games)", on_click=_safe(lambda: room.end_poll(key()),
                                                                                    set_error),
                               outlined=True, classes=["gw-end-poll"])
+                if poll.state == "open":
+                    solara.Button("Hide the answers until closed" if poll.live_answers else "Show the answers live",
+                                  text=True, classes=["gw-poll-live"],
+                                  on_click=_safe(lambda: room.set_poll_live(key(), not poll.live_answers), set_error))
                 solara.Button("Hide names" if names_shown else "Show names", text=True,
-                              on_click=lambda: set_names_shown(not names_shown), classes=["gw-poll-names"])
+                              on_click=lambda: set_names_shown(not names_shown), classes=["gw-poll-names"],
+                              disabled=not poll.answers_shown)
         if error:
             solara.Error(error)
         with solara.Div(classes=["gw-poll-board" if key is not None else "gw-poll-board-big"]):
@@ -222,6 +254,9 @@ def PollPanel(room: Room, poll: Poll, key: Callable[[], str] | None, version: An
 
 
 def _poll_table(poll: Poll, names: dict[str, str] | None) -> None:
+    if not poll.answers_shown:
+        _p("The answers are shown here once the poll is closed.", "gw-poll-hidden")
+        return
     rows = poll.table(names)
     if not rows:
         _p("No answer yet.", "gw-poll-empty")
@@ -256,7 +291,7 @@ def _poll_table(poll: Poll, names: dict[str, str] | None) -> None:
         said = f" ({', '.join(verdicts)})" if verdicts and analysis.get("kind") == "solve" else ""
         body.append(f"<tr><td colspan='{len(head)}'>and {len(rest)} more move{'s' if len(rest) != 1 else ''} nobody "
                     f"chose{escape(said)}</td></tr>")
-    caption = escape(analysis.get("message", "")) if revealed else "The class's answers (hidden from the students)."
+    caption = escape(analysis.get("message", "")) if revealed else "The class's answers."
     solara.HTML(tag="div", unsafe_innerHTML=f"<table><caption>{caption}</caption><thead><tr>"
                 + "".join(f"<th scope='col'>{h}</th>" for h in head) + "</tr></thead><tbody>" + "".join(body)
                 + "</tbody></table>", classes=["gw-poll-table"])
@@ -282,6 +317,8 @@ def ExercisePanel(room: Room, key: Callable[[], str], version: Any) -> None:
     a = room.assignment
 
     def make() -> None:
+        if busy or room.assignment is not a:  # a second click, or a set given meanwhile: nothing more
+            return
         token = key()
         set_busy(True)
 
@@ -297,6 +334,10 @@ def ExercisePanel(room: Room, key: Callable[[], str], version: Any) -> None:
                 set_busy(False)
 
         threading.Thread(target=work, name="gridwidgets-exercises", daemon=True).start()
+
+    def give(source: str) -> None:
+        if room.assignment is a:  # the set the page showed (none): a second click gives nothing more
+            room.assign_exercises(key(), source)
 
     with solara.Card("Exercises for the class", classes=["gw-exercises"]):
         if a is None:
@@ -315,10 +356,10 @@ def ExercisePanel(room: Room, key: Callable[[], str], version: Any) -> None:
                 solara.InputTextArea("…or paste an exercise set's file (ExerciseSet.save)", value=text,
                                      on_value=set_text, continuous_update=True, rows=3)
             solara.Button("Give this set to the room", disabled=not text.strip(), outlined=True,
-                          on_click=_safe(lambda: room.assign_exercises(key(), text), set_error),
+                          on_click=_safe(lambda: give(text), set_error),
                           classes=["gw-ex-give"])
             solara.FileDrop("…or drop the set's file here (.json)",
-                            on_file=lambda f: _safe(lambda: room.assign_exercises(key(), read_dropped(f)), set_error)())
+                            on_file=lambda f: _safe(lambda: give(read_dropped(f)), set_error)())
         else:
             _p(f"On the students' screens: <b>{escape(a.exercises.title or 'an exercise set')}</b>, "
                f"{len(a.exercises)} exercises.")
@@ -329,7 +370,7 @@ def ExercisePanel(room: Room, key: Callable[[], str], version: Any) -> None:
         latest = room.assignments[-1] if room.assignments else None
         if latest is not None:
             ExerciseTable(room, latest, version, shown, set_shown)
-            solara.FileDownload(lambda: classwork.exercise_csv(room), filename=f"exercises-{room.code}.csv",
+            solara.FileDownload(lambda: exports.exercise_csv(room), filename=f"exercises-{room.code}.csv",
                                 label="Download every answer (CSV)", mime_type="text/csv")
 
 

@@ -267,12 +267,37 @@ class RoomBoard(PageLimits):
         to_move = list(g.players_to_move)
         if g.is_over or not to_move:
             return status
+        room, rg = self.room, self.room_game
+        if mine and g.is_simultaneous_node():
+            return self._simultaneous_status(g, mine, to_move)
         if any(p in mine for p in to_move):
             return f"Your move. {status}"
-        room, rg = self.room, self.room_game
         names = [room.player_name(rg, p) for p in to_move]
         who = " and ".join(f"{name} ({g.players[p]})" for name, p in zip(names, to_move, strict=True))
         return f"{who} {'is' if len(to_move) == 1 else 'are'} to move: wait for {' and '.join(names)}."
+
+    def _simultaneous_status(self, g: Any, mine: set[int], to_move: list[int]) -> str:
+        """The status at a simultaneous node as this page's seat reads it (the
+        game's own status names the player its hot-seat order asks first,
+        which is no one's turn here): ``Your move. You and your opponent bid
+        at the same time: Ann (X) has bid.``, then ``Your bid is in. You and
+        your opponent bid at the same time: wait for Bob (O) to bid.`` The
+        words are the game's (:attr:`~gridwidgets.core.Game.simultaneous_words`);
+        who has chosen is said, never what."""
+        room, rg = self.room, self.room_game
+        verb, done, noun = g.simultaneous_words
+        others = [p for p in range(len(g.players)) if p not in mine]
+        named = {p: f"{room.player_name(rg, p)} ({g.players[p]})" for p in others}
+        together = ("You and your opponent" if len(others) == 1
+                    else "You and " + ", ".join(named[p] for p in others)) + f" {verb} at the same time"
+        waiting = [p for p in to_move if p not in mine]
+        if any(p in mine for p in to_move):
+            chosen = [named[p] for p in others if p not in to_move]
+            said = f": {' and '.join(chosen)} {done}." if chosen else ", in secret."
+            return f"Your move. {together}{said}"
+        if not waiting:
+            return f"Your {noun} is in."
+        return f"Your {noun} is in. {together}: wait for {' and '.join(named[p] for p in waiting)} to {verb}."
 
     def close(self) -> None:
         """Stop following the game, and close the board."""

@@ -1,28 +1,173 @@
-"""What a class did in its polls and exercise sets, for the teacher: the
-live table of an exercise set (students x exercises, the hardest exercises
-first), the heat map of an exercise's wrong answers, and the CSV exports of
-every answer (polls and exercises).
+"""Exercise sets given to a room, and what a class did in them: an
+assignment's life (:func:`assign`, :func:`record_answer`, :func:`end`, the
+store's rows put back by :func:`restore`), the live table of an exercise
+set (students x exercises, the hardest exercises first) and the heat map of
+an exercise's wrong answers. The CSV of every answer is
+:func:`gridwidgets.rooms.exports.exercise_csv`.
 
-The functions read a room's :attr:`~gridwidgets.rooms.Room.polls` and
-:attr:`~gridwidgets.rooms.Room.assignments` (what the store holds, restored
-after a restart); nothing here changes them.
+The tables read a room's :attr:`~gridwidgets.rooms.Room.assignments` (what
+the store holds, restored after a restart); nothing but the life-cycle
+functions changes them, under the room's lock.
 """
 
 from __future__ import annotations
 
-import csv
-import io
-from collections.abc import Sequence
+import math
+import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from ..core.errors import shorten
 from ..core.game import Game
-from .model import Assignment, Room
-from .polls import Answer, heat_overlay
-from .results import safe_cell
+from .polls import heat_overlay
 
-__all__ = ["MARKS", "WrongAnswers", "exercise_csv", "exercise_order", "exercise_progress", "exercise_table",
-           "polls_csv", "wrong_answers"]
+if TYPE_CHECKING:
+    from .model import Room
+
+__all__ = ["MARKS", "Assignment", "WrongAnswers", "assign", "current_assignment", "end", "exercise_order",
+           "exercise_progress", "exercise_table", "record_answer", "restore", "wrong_answers"]
+
+
+@dataclass
+class Assignment:
+    """An exercise set given to a room: each student works through it on their
+    own page, at their own pace (:meth:`~gridwidgets.rooms.Room.assign_exercises`).
+
+    Attributes:
+        id: its id in the store.
+        exercises: the :class:`~gridwidgets.exercises.ExerciseSet`.
+        assigned: when it was given (Unix time, seconds).
+        answers: every answer given, in order: dicts of ``token``,
+            ``exercise`` (index), ``move``, ``step`` (1 = the exercise's
+            answer, then the line's next own moves), ``right``, ``first_try``
+            (the student's first attempt at that exercise), ``seconds`` (since
+            the exercise was shown), ``solved`` (the line is finished), ``at``.
+        ended: whether the teacher took it off the screens.
+    """
+
+    id: int
+    exercises: Any
+    assigned: float
+    answers: list[dict[str, Any]] = field(default_factory=list)
+    ended: bool = False
+
+
+# -- an assignment's life (Room.assign_exercises, ... call these once the teacher or the seat is checked) ---------
+def current_assignment(room: Room) -> Assignment | None:
+    """The exercise set on ``room``'s students' screens, or ``None``."""
+    a = room.assignments[-1] if room.assignments else None
+    return a if a is not None and not a.ended else None
+
+
+def assign(room: Room, exercises: Any) -> Assignment:
+    """Give ``room`` the exercise set ``exercises`` (an
+    :class:`~gridwidgets.exercises.ExerciseSet` or its file's text); a set
+    on the screens is replaced.
+
+    Raises:
+        ValueError: a file that is not an exercise set (saying why), or an empty set.
+    """
+    from ..exercises import ExerciseSet
+
+    if isinstance(exercises, (str, bytes)):
+        exercises = ExerciseSet.from_json(exercises)
+    if not isinstance(exercises, ExerciseSet):
+        raise ValueError(f"an exercise set is an ExerciseSet or its file's text, not {type(exercises).__name__}")
+    if not len(exercises):
+        raise ValueError("this exercise set has no exercises")
+    with room.lock:
+        before = current_assignment(room)
+        if before is not None:
+            before.ended = True
+            room.store.end_exercise_set(before.id)
+        set_id = room.store.add_exercise_set(room.code, exercises.to_json())
+        a = Assignment(set_id, exercises, time.time())
+        room.assignments.append(a)
+        room.changed()
+        return a
+
+
+def end(room: Room) -> None:
+    """Take ``room``'s exercise set off the screens (its answers stay)."""
+    with room.lock:
+        a = current_assignment(room)
+        if a is not None:
+            a.ended = True
+            room.store.end_exercise_set(a.id)
+        room.changed()
+
+
+def _record_field(record: Mapping[str, Any], key: str, kind: type, default: Any = None) -> Any:
+    value = record.get(key, default)
+    ok = isinstance(value, kind) and not isinstance(value, bool) if kind is not bool else isinstance(value, bool)
+    if kind is float:
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    if not ok:
+        raise ValueError(f"an exercise answer's {key} is {shorten(value, 24)}, not what the exercise board sends")
+    return value
+
+
+def record_answer(room: Room, token: str, set_id: Any, record: Any) -> dict[str, Any]:
+    """Store one answer the seat of ``token`` gave in exercise set ``set_id``
+    of ``room`` (see :meth:`~gridwidgets.rooms.Room.record_exercise_answer`);
+    return the row kept.
+
+    Raises:
+        RoomError: no such set in the room.
+        ValueError: a record that is not one the exercise board makes (the set unchanged).
+    """
+    from .model import RoomError
+
+    if not isinstance(record, Mapping):
+        raise ValueError(f"an exercise answer is a record of the exercise board, not {type(record).__name__}")
+    with room.lock:
+        a = next((x for x in room.assignments if x.id == set_id), None) if isinstance(set_id, int) else None
+        if a is None:
+            raise RoomError("no such exercise set in this room")
+        index = _record_field(record, "exercise", int)
+        if not 0 <= index < len(a.exercises):
+            raise ValueError(f"exercise {shorten(index, 12)} is not in this set (0..{len(a.exercises) - 1})")
+        step = _record_field(record, "step", int, 1)
+        if not 1 <= step <= 10_000:
+            raise ValueError(f"step {shorten(step, 12)} of an exercise's line is out of range")
+        move, right = _record_field(record, "move", str), _record_field(record, "right", bool)
+        seconds = float(_record_field(record, "seconds", float, 0.0))
+        solved = _record_field(record, "solved", bool, False)
+        tries = sum(1 for r in a.answers if r["token"] == token and r["exercise"] == index and r["step"] == 1)
+        row = {"token": token, "exercise": index, "move": move[:200], "step": step, "right": right,
+               "first_try": tries + (step == 1) <= 1, "seconds": max(0.0, seconds), "solved": solved,
+               "at": time.time()}
+        room.store.add_exercise_answer(set_id, token, index, row["move"], step, row["right"], row["first_try"],
+                                       row["solved"], row["seconds"], row["at"])
+        a.answers.append(row)
+        room.changed()
+        return row
+
+
+def restore(room_of: Callable[[Any, str], Room], data: Mapping[str, list[dict[str, Any]]],
+            damaged: Callable[[str, Exception], Exception]) -> None:
+    """Put the store's exercise sets and answers back in their rooms (as
+    :func:`~gridwidgets.rooms.polls.restore_polls` does for polls)."""
+    from ..exercises import ExerciseSet
+
+    sets: dict[int, Assignment] = {}
+    for s in data["exercise_sets"]:
+        room = room_of(s["room"], f"exercise set {s['id']}")
+        try:
+            a = Assignment(int(s["id"]), ExerciseSet.from_json(s["data"]), float(s["assigned"]),
+                           ended=bool(s["ended"]))
+        except (ValueError, TypeError, KeyError) as exc:
+            raise damaged(f"exercise set {str(s.get('id'))[:8]}", exc) from None
+        room.assignments.append(a)
+        sets[a.id] = a
+    for r in data["exercise_answers"]:
+        a = sets.get(r["exercise_set"])
+        if a is None:
+            raise damaged(f"an answer of exercise set {str(r['exercise_set'])[:8]}", KeyError("no such set"))
+        a.answers.append({"token": r["token"], "exercise": int(r["exercise"]), "move": r["move"],
+                          "step": int(r["step"]), "right": bool(r["right"]), "first_try": bool(r["first_try"]),
+                          "seconds": float(r["seconds"]), "solved": bool(r["solved"]), "at": float(r["at"])})
 
 #: what a cell of the live table says: solved at the first try, solved after a wrong try, tried and not
 #: solved yet, at work (a right move in a line not finished)
@@ -99,60 +244,6 @@ def exercise_table(room: Room, a: Assignment | None = None) -> Any:
 
 def _column(a: Assignment, i: int) -> str:
     return f"{i + 1}: {a.exercises[i].kind}"
-
-
-def _rooms(rooms: Room | Sequence[Room]) -> list[Room]:
-    return [rooms] if isinstance(rooms, Room) else list(rooms)
-
-
-def exercise_csv(rooms: Room | Sequence[Room]) -> str:
-    """Every answer given in the exercise sets of ``rooms`` (one room or a
-    list), one row each: room, set, student, student id, exercise (from 1),
-    kind, move, step, right, first try, solved, seconds, time (ISO 8601,
-    UTC). Cells that a spreadsheet would run as a formula are quoted
-    (:func:`~gridwidgets.rooms.results.safe_cell`)."""
-    import datetime as dt
-
-    out = io.StringIO()
-    w = csv.writer(out)
-    w.writerow(["room", "set", "student", "student id", "exercise", "kind", "move", "step", "right", "first try",
-                "solved", "seconds", "time"])
-    for room in _rooms(rooms):
-        for a in room.assignments:
-            for r in a.answers:
-                w.writerow([room.code, a.id, safe_cell(room.name_of(r["token"])),
-                            safe_cell(room.student_id_of(r["token"])), r["exercise"] + 1,
-                            a.exercises[r["exercise"]].kind, safe_cell(r["move"]), r["step"], int(r["right"]),
-                            int(r["first_try"]), int(r["solved"]), f"{r['seconds']:.3f}",
-                            dt.datetime.fromtimestamp(r["at"], dt.timezone.utc).isoformat(timespec="seconds")])
-    return out.getvalue()
-
-
-def polls_csv(rooms: Room | Sequence[Room], *, names: bool = True) -> str:
-    """Every poll of ``rooms`` (one room or a list) and every answer, one row
-    per answer (a poll with no answer: one row with an empty student): room,
-    poll, source, position (its save file), player, state, student (or
-    ``""`` with ``names=False``), student id, move, changes, seconds since
-    the poll opened, and once revealed the analysis's kind and the move's value."""
-    out = io.StringIO()
-    w = csv.writer(out)
-    w.writerow(["room", "poll", "source", "position", "player", "state", "student", "student id", "move", "changes",
-                "seconds", "analysis", "value"])
-    for room in _rooms(rooms):
-        for poll in room.polls:
-            analysis = poll._analysis or {}
-            values = analysis.get("moves", {})
-            head = [room.code, poll.id, safe_cell(poll.source), poll.game.to_json(indent=None), poll.player,
-                    poll.state]
-            answers: list[Answer] = list(poll.answers.values())
-            if not answers:
-                w.writerow([*head, "", "", "", "", "", analysis.get("kind", ""), ""])
-            for ans in answers:
-                value = values.get(ans.move, {}).get("value", "")
-                w.writerow([*head, safe_cell(room.name_of(ans.token)) if names else "",
-                            safe_cell(room.student_id_of(ans.token)) if names else "", safe_cell(ans.move), ans.changes,
-                            f"{ans.at - poll.opened:.1f}", analysis.get("kind", ""), value])
-    return out.getvalue()
 
 
 @dataclass

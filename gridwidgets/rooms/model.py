@@ -14,12 +14,15 @@ seat token, the only key to their seat. Pairings (:data:`PAIRINGS`):
   to arrive is player 0.
 - ``"round-robin"``: nobody plays until the teacher starts a round
   (:meth:`Room.next_round`); each round pairs everyone by the circle method,
-  so over ``n - 1`` rounds (``n`` even) everyone meets everyone once (games of
-  more players: the seating turns one place a round).
+  so over ``n - 1`` rounds (``n`` even) everyone meets everyone once; a late
+  joiner fits in with no rematch while a fresh pairing exists
+  (:func:`~gridwidgets.rooms.pairing.round_robin`; games of more players: the
+  seating turns one place a round). The first round played is round 1 (the
+  room is in round 0 until then).
 - ``"swiss"``: nobody plays until the teacher starts a round; each round
   pairs students in order of points, each meeting the best placed opponent
   not met before that still lets everyone else be paired (a depth-first
-  search within :data:`SWISS_TRIES` tries; else the nearest in points,
+  search within :data:`~gridwidgets.rooms.pairing.SWISS_TRIES` tries; else the nearest in points,
   rematches allowed); of a pair, the one who moved first less often moves
   first; with an odd count the lowest placed student who has not played
   the agent yet plays it (two-player games; with more players a game it
@@ -31,16 +34,36 @@ students still waiting with agents on the empty seats (:meth:`Room.fill_with_age
 A group that met before gets the seats it had least often (a pair swaps
 colours from one round to the next).
 
-The teacher runs the class: renames or removes a seat (:meth:`Room.rename_seat`,
-:meth:`Room.remove_seat`), hands a player of a game to the agent at any time and
-gives it back (:meth:`Room.hand_to_agent`, :meth:`Room.give_back`), and ends the
+The teacher runs the class: renames or removes a seat, and undoes a removal
+(:meth:`Room.rename_seat`, :meth:`Room.remove_seat`, :meth:`Room.restore_seat`),
+hands a player of a game to the agent at any time and gives it back
+(:meth:`Room.hand_to_agent`, :meth:`Room.give_back`; a game the agent finishes
+in a student's seat is the agent's result, not the student's), chooses
+whether the projector names students or their seats
+(:meth:`Room.set_projector_names`: ``"Seat 3"`` by default), and ends the
 class (:meth:`Rooms.end_class`: the rooms close, the teacher token and every
 teacher's session stop working). The teacher's page holds no token: the token
 is exchanged once for a session (:meth:`Rooms.open_session`), and each action
 asks for the token through it (:meth:`Rooms.teacher_key`).
 
+Every change of a room is pushed to the pages: :meth:`Room.changed` notifies
+the room's :class:`Changes` (and every room's, :attr:`Rooms.changes`), on
+which each page's thread waits; a teacher's action sets a state (Pause and
+Resume, :meth:`Room.set_paused`) rather than toggling one.
+
 Joining is rate-limited per device address and per room (:data:`JOIN_LIMITS`),
 and display names follow :mod:`gridwidgets.rooms.names` (no two alike in a room).
+A seat is also given a short seat code (:attr:`Seat.reclaim`, ``K7Q-4M``),
+shown to the student and the teacher: with it a student gets the same seat
+back on another device (:meth:`Room.reclaim`; wrong codes are limited,
+:data:`RECLAIM_LIMITS`), so their record stays one.
+
+:class:`Room` keeps the lock, the seats and the games; what it does with them
+lives beside it: who meets whom is :mod:`gridwidgets.rooms.pairing` (pure
+functions), a poll's life :mod:`gridwidgets.rooms.polls`, an exercise set's
+:mod:`gridwidgets.rooms.classwork`, and every CSV file
+:mod:`gridwidgets.rooms.exports`. ``Room``'s methods of the same names check
+the teacher's token or the seat and call them.
 """
 
 from __future__ import annotations
@@ -52,21 +75,19 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..core.errors import shorten
 from ..core.game import Game
-from . import openings
+from . import classwork, openings, pairing, polls
+from .classwork import Assignment
 from .names import MAX_NAME, clean_name, clean_student_id, look_alike
-from .polls import MAX_POLLS, POLL_STATES, Answer, Poll, poll_position
+from .pairing import AGENT, PAIRINGS, ROUND_PAIRINGS
+from .polls import Poll
 from .store import Store, StoreError
 
-__all__ = ["AGENT", "CODE_ALPHABET", "JOIN_LIMITS", "MAX_NAME", "PAIRINGS", "ROUND_PAIRINGS", "Assignment", "Room",
-           "RoomError", "RoomGame", "Rooms", "Seat"]
+__all__ = ["AGENT", "CODE_ALPHABET", "JOIN_LIMITS", "MAX_NAME", "PAIRINGS", "PROJECTOR_NAMES", "RECLAIM_LENGTH",
+           "RECLAIM_LIMITS", "ROUND_PAIRINGS", "Assignment", "Changes", "Room", "RoomError", "RoomGame", "Rooms",
+           "Seat"]
 
-#: how a room pairs its students (see the module's text)
-PAIRINGS = ("arrival", "round-robin", "swiss", "agent")
-#: the pairings in which nobody plays until the teacher starts a round
-ROUND_PAIRINGS = ("round-robin", "swiss")
-#: the player entry of a seat held by the room's agent
-AGENT = "agent"
 #: the letters of a room code: no 0/O, 1/I/L, easy to read aloud and type
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 #: the most seats a room holds (a page joining again and again fills no disk)
@@ -74,6 +95,15 @@ MAX_SEATS = 400
 #: joins allowed, as (burst, seconds per join after the burst): from one device
 #: address, and into one room (a class of 60 joins at once; a script cannot fill a room)
 JOIN_LIMITS = {"address": (8, 10.0), "room": (60, 1.0)}
+#: who the projector names (:attr:`Room.projector_names`): a seat's number (``"Seat 3"``, the default: a
+#: shared screen ranks nobody by name) or the student's display name (the teacher's choice)
+PROJECTOR_NAMES = ("seat", "name")
+#: the letters of a seat code (:attr:`Seat.reclaim`, from :data:`CODE_ALPHABET`): 31**6, about 8.9e8 codes
+RECLAIM_LENGTH = 6
+#: wrong seat codes allowed (:meth:`Room.reclaim`), as (burst, seconds per try after the burst): from one device
+#: address, and into one room. Past them every try is refused before any code is compared, so a room of 60 seats
+#: takes at most about 2,900 guesses a day: one chance in about 5,000 a day of hitting any of its seats' codes
+RECLAIM_LIMITS = {"address": (5, 60.0), "room": (20, 30.0)}
 
 
 class RoomError(PermissionError):
@@ -101,8 +131,42 @@ class _Bucket:
         self.level -= 1.0
         return True
 
+    def ready(self) -> bool:
+        """Whether :meth:`take` would succeed now (nothing is taken)."""
+        return min(float(self.burst), self.level + (time.monotonic() - self.stamp) / self.every) >= 1.0
+
     def full(self) -> bool:
         return self.level + (time.monotonic() - self.stamp) / self.every >= self.burst
+
+
+class Changes:
+    """A change signal: a counter and a condition. :meth:`notify` counts a
+    change and wakes every waiter at once; :meth:`wait` blocks until the count
+    differs from what the waiter last saw (or ``timeout`` seconds pass).
+
+    The condition's lock is held only to read or bump the counter: a waiter
+    calls nothing while holding it, so no page can hold up the notifier (a
+    change of a room, made under the room's lock), and the notifier calls
+    into no page (``notify_all`` only)."""
+
+    __slots__ = ("_cond", "count")
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition(threading.Lock())
+        #: how many changes so far
+        self.count = 0
+
+    def notify(self) -> None:
+        """Count a change and wake every waiter."""
+        with self._cond:
+            self.count += 1
+            self._cond.notify_all()
+
+    def wait(self, last: int, timeout: float | None = None) -> int:
+        """Block until the count is not ``last`` or ``timeout`` seconds passed; return the count."""
+        with self._cond:
+            self._cond.wait_for(lambda: self.count != last, timeout)
+            return self.count
 
 
 @dataclass(frozen=True)
@@ -114,12 +178,23 @@ class Seat:
         name: the display name.
         room: the room's code.
         student_id: what the student gave at join for grades (``""``: none).
+        reclaim: the seat code, :data:`RECLAIM_LENGTH` letters of
+            :data:`CODE_ALPHABET`, unique in the room: shown to the student at
+            joining (and to the teacher), it gets the seat back on another
+            device (:meth:`Room.reclaim`). Secret too, but short: guesses are
+            limited (:data:`RECLAIM_LIMITS`).
     """
 
     token: str
     name: str
     room: str
     student_id: str = ""
+    reclaim: str = ""
+
+    @property
+    def reclaim_text(self) -> str:
+        """The seat code as people read it: ``"K7Q-4M"``."""
+        return f"{self.reclaim[:3]}-{self.reclaim[3:]}" if self.reclaim else ""
 
 
 @dataclass
@@ -173,30 +248,6 @@ class RoomGame:
 
 
 @dataclass
-class Assignment:
-    """An exercise set given to a room: each student works through it on their
-    own page, at their own pace (:meth:`Room.assign_exercises`).
-
-    Attributes:
-        id: its id in the store.
-        exercises: the :class:`~gridwidgets.exercises.ExerciseSet`.
-        assigned: when it was given (Unix time, seconds).
-        answers: every answer given, in order: dicts of ``token``,
-            ``exercise`` (index), ``move``, ``step`` (1 = the exercise's
-            answer, then the line's next own moves), ``right``, ``first_try``
-            (the student's first attempt at that exercise), ``seconds`` (since
-            the exercise was shown), ``solved`` (the line is finished), ``at``.
-        ended: whether the teacher took it off the screens.
-    """
-
-    id: int
-    exercises: Any
-    assigned: float
-    answers: list[dict[str, Any]] = field(default_factory=list)
-    ended: bool = False
-
-
-@dataclass
 class Room:
     """A room: its choices, its seats and its games (made by :class:`Rooms`)."""
 
@@ -208,6 +259,7 @@ class Room:
     teacher_token: str
     store: Store = field(repr=False)
     paused: bool = False
+    #: the round being played (from 1); 0 in a round pairing's room before the teacher starts round 1
     round: int = 1
     closed: bool = False
     seats: dict[str, Seat] = field(default_factory=dict)
@@ -216,16 +268,32 @@ class Room:
     games: list[RoomGame] = field(default_factory=list)
     #: counts every change of the room and its games (pages compare it to redraw)
     version: int = 0
-    _lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
+    #: held for every change of the room (a game's lock is taken first where both are: :meth:`ask_undo`)
+    lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
     #: per game id: the game's version when undo was first asked, and who asked
     _undo_asks: dict[int, tuple[int, set[str]]] = field(default_factory=dict, repr=False)
     _joins: _Bucket = field(default_factory=lambda: _Bucket(*JOIN_LIMITS["room"]), repr=False)
+    #: wrong seat codes: the room's, and per device address (:data:`RECLAIM_LIMITS`)
+    _wrong: _Bucket = field(default_factory=lambda: _Bucket(*RECLAIM_LIMITS["room"]), repr=False)
+    _wrong_from: dict[str, _Bucket] = field(default_factory=dict, repr=False)
     #: called after every change of the room or its games (the server wakes its agents)
     on_change: Callable[[], None] = field(default=lambda: None, repr=False)
+    #: notified at every change of the room or its games: each page of the room waits on it (a push, no timer)
+    changes: Changes = field(default_factory=Changes, repr=False)
+    #: the signal of every room of the server (:attr:`Rooms.changes`), notified too
+    class_changes: Changes | None = field(default=None, repr=False)
+    #: per removed seat token, the games its removal handed to the agent (what :meth:`restore_seat` gives back)
+    _removal_handed: dict[str, set[int]] = field(default_factory=dict, repr=False)
     #: the class polls asked in this room, oldest first (:mod:`gridwidgets.rooms.polls`)
     polls: list[Poll] = field(default_factory=list)
     #: the exercise sets given to this room, oldest first (the last one not ended is on the screens)
     assignments: list[Assignment] = field(default_factory=list)
+    #: who the projector's standings, results and game captions name: one of :data:`PROJECTOR_NAMES`
+    projector_names: str = "seat"
+    #: every seat token in the order it joined (removed seats too): a seat's number is its place here, plus 1
+    arrivals: list[str] = field(default_factory=list, repr=False)
+    #: the game whose replay the projector shows (its id; 0: none): :meth:`project_replay` (not stored)
+    projected_replay: int = 0
 
     @property
     def players_per_game(self) -> int:
@@ -237,8 +305,14 @@ class Room:
             n = self._players_per_game = len(start_game(self.game_name, self.board).players)
         return n
 
-    def _changed(self) -> None:
+    def changed(self) -> None:
+        """Count a change of the room or its games, wake every page waiting on
+        :attr:`changes` (and :attr:`class_changes`) and tell :attr:`on_change`
+        (the caller holds :attr:`lock`; no page is called from here)."""
         self.version += 1
+        self.changes.notify()
+        if self.class_changes is not None:
+            self.class_changes.notify()
         self.on_change()
 
     # -- students ------------------------------------------------------------
@@ -259,26 +333,33 @@ class Room:
 
         Raises:
             ValueError: for a name that breaks :mod:`~gridwidgets.rooms.names`'
-                rules, or looks like a name already in this room; for a
-                student id that is too long or has other characters.
+                rules, or looks like a name already in this room (the message
+                points a returning student to their seat code,
+                :meth:`reclaim`); for a student id that is too long or has
+                other characters.
             RoomError: the room is closed or full (``MAX_SEATS``, 400), or
                 joins come too fast (:data:`JOIN_LIMITS`).
         """
         name, student_id = clean_name(name), clean_student_id(student_id)
-        with self._lock:
+        with self.lock:
             if self.closed:
                 raise RoomError("this room is closed: the class has ended")
             if len(self.seats) >= MAX_SEATS:
                 raise RoomError(f"this room is full ({MAX_SEATS} seats): ask the teacher for another room")
-            self._check_name_free(name)
+            taken = look_alike(name, (s.name for s in self.seats.values()))
+            if taken is not None:
+                raise ValueError(f"That name is taken in this room: a student is already called {taken!r}. If it is "
+                                 "yours, use your seat code to get your seat back (I have a seat code); if not, add "
+                                 "an initial or a surname.")
             if address is not None and limiter is not None and not limiter(address):
                 raise RoomError("too many joins from this device: wait a minute, then try again")
             if not self._joins.take():
                 raise RoomError("too many students are joining at once: wait a few seconds, then try again")
-            seat = Seat(secrets.token_urlsafe(16), name, self.code, student_id)
-            self.store.add_seat(seat.token, self.code, name, student_id)
+            seat = Seat(secrets.token_urlsafe(16), name, self.code, student_id, self._new_reclaim())
+            self.store.add_seat(seat.token, self.code, name, student_id, seat.reclaim)
             self.seats[seat.token] = seat
-            self._changed()
+            self.arrivals.append(seat.token)
+            self.changed()
             n = self.players_per_game
             if self.pairing == "agent":
                 self._new_game([seat.token] + [AGENT] * (n - 1))
@@ -288,21 +369,90 @@ class Room:
                     self._new_game(waiting[:n])
             return seat
 
+    def reclaim(self, code_text: str, *, address: str | None = None,
+                limiter: Callable[[str], bool] | None = None) -> Seat:
+        """The seat whose code is ``code_text`` (:attr:`Seat.reclaim`; any
+        case, spaces and dashes ignored): a student on another device gets
+        their seat back, the same seat and token, so their games, answers and
+        results stay one record.
+
+        Every try counts as a join (``limiter(address)``, then the room's
+        join limit); a wrong code also counts against :data:`RECLAIM_LIMITS`,
+        and past them every try is refused before any code is compared. The
+        codes are compared in constant time, every seat's each time.
+
+        Args:
+            code_text: the seat code as typed (``"K7Q-4M"``, ``"k7q4m"`` is too short).
+            address: the device's network address, for the per-device limits.
+            limiter: ``limiter(address)`` is False when that address joined too
+                often (:meth:`Rooms.join_allowed`).
+
+        Raises:
+            ValueError: text that cannot be a seat code (its length or letters; not counted as a wrong code).
+            RoomError: the room closed, tries too fast or too many wrong codes,
+                no seat with that code, or the seat removed by the teacher.
+        """
+        key = "".join(ch for ch in code_text[:40].upper() if ch.isalnum()) if isinstance(code_text, str) else ""
+        if len(key) != RECLAIM_LENGTH or any(ch not in CODE_ALPHABET for ch in key):
+            raise ValueError(f"a seat code is {RECLAIM_LENGTH} letters and digits, like K7Q-4M (no 0, 1, I, L "
+                             "or O): check it with your teacher")
+        with self.lock:
+            if self.closed:
+                raise RoomError("this room is closed: the class has ended")
+            if address is not None and limiter is not None and not limiter(address):
+                raise RoomError("too many tries from this device: wait a minute, then try again")
+            mine = self._wrong_bucket(address)
+            if not self._wrong.ready() or (mine is not None and not mine.ready()):
+                raise RoomError("too many wrong seat codes: wait a few minutes, or ask your teacher")
+            if not self._joins.take():
+                raise RoomError("too many students are joining at once: wait a few seconds, then try again")
+            found = None
+            given = key.encode("ascii")
+            for seat in [*self.seats.values(), *self.former.values()]:  # every one: the time says nothing
+                if secrets.compare_digest(seat.reclaim.encode("ascii", "replace").ljust(RECLAIM_LENGTH), given):
+                    found = seat
+            if found is None:
+                self._wrong.take()
+                if mine is not None:
+                    mine.take()
+                raise RoomError("no seat in this room has that code: check it, or ask your teacher to read it "
+                                "from your seat")
+            if found.token not in self.seats:
+                raise RoomError("the teacher took this seat out of the room: join again if the teacher asks you to")
+            return found
+
+    def _wrong_bucket(self, address: str | None) -> _Bucket | None:
+        if address is None:
+            return None
+        bucket = self._wrong_from.get(address)
+        if bucket is None:
+            if len(self._wrong_from) > 10_000:  # forget the devices that have waited long enough
+                self._wrong_from = {a: b for a, b in self._wrong_from.items() if not b.full()}
+            bucket = self._wrong_from[address] = _Bucket(*RECLAIM_LIMITS["address"])
+        return bucket
+
+    def _new_reclaim(self) -> str:
+        """A seat code no seat of this room has (nor a removed one)."""
+        taken = {s.reclaim for s in (*self.seats.values(), *self.former.values())}
+        while True:
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(RECLAIM_LENGTH))
+            if code not in taken:
+                return code
+
     def waiting(self) -> list[Seat]:
         """The seats without a game in this round, in arrival order."""
-        with self._lock:
+        with self.lock:
             return [self.seats[t] for t in self._waiting()]
 
     def round_progress(self) -> tuple[int, int]:
         """``(over, games)``: how many of this round's games are over, of how
         many. The lesson plans start the next round when nine in ten are over
         (docs/lessons.md): a round waits longest for its slowest pair."""
-        with self._lock:
+        with self.lock:
             games = [rg for rg in self.games if rg.round == self.round]
-        over = 0
-        for rg in games:
-            with rg.game.lock:
-                over += rg.game.is_over
+        # without the games' locks: one attribute read each (a game ending meanwhile is counted at the
+        # change that follows), so the teacher's page never waits for the moves being written
+        over = sum(rg.game.is_over for rg in games)
         return over, len(games)
 
     def _waiting(self) -> list[str]:
@@ -327,7 +477,7 @@ class Room:
             RoomError: for an unknown token, or a seat with no game yet.
         """
         self.seat(token)
-        with self._lock:
+        with self.lock:
             for g in reversed(self.games):
                 p = g.player_of(token)
                 if p is not None and g.round == self.round:
@@ -386,14 +536,26 @@ class Room:
             raise RoomError("only the teacher may do that")
 
     def set_paused(self, teacher_token: str, paused: bool) -> None:
-        """Pause or resume the room (moves refused while paused)."""
-        self.check_teacher(teacher_token)
-        with self._lock:
-            self.paused = bool(paused)
-            self._save()
-            self._changed()
+        """Pause (``paused=True``) or resume the room (moves refused while
+        paused). Sets a state, never toggles: asking twice for the same state
+        leaves it so (nothing written, no change counted the second time).
 
-    def _save(self) -> None:
+        Raises:
+            RoomError: without the teacher token.
+            ValueError: ``paused`` not ``True`` or ``False`` (``"no"`` would pause).
+        """
+        self.check_teacher(teacher_token)
+        if not isinstance(paused, bool):
+            raise ValueError(f"paused is True or False, not {shorten(paused, 24)}")
+        with self.lock:
+            if self.paused == bool(paused):
+                return
+            self.paused = bool(paused)
+            self.save()
+            self.changed()
+
+    def save(self) -> None:
+        """Write the room's own state (paused, round, closed) to the store."""
         self.store.set_room(self.code, paused=self.paused, round=self.round, closed=self.closed)
 
     def next_round(self, teacher_token: str) -> list[RoomGame]:
@@ -411,30 +573,27 @@ class Room:
         # the points before the room's lock: a game's lock is never taken under the room's (the other
         # order is the rule: ask_undo holds a game's, then the room's)
         points = self.points() if self.pairing == "swiss" else {}
-        with self._lock:
+        with self.lock:
             self._check_not_closed()
             self.round += 1
-            self._save()
-            self._changed()
-            tokens = list(self.seats)
-            n = self.players_per_game
-            if self.pairing == "agent":
-                groups = [[t] + [AGENT] * (n - 1) for t in tokens]
-            elif self.pairing == "round-robin" and n == 2:
-                groups = _circle(tokens, self.round - 1)
-            elif self.pairing == "swiss":
-                groups = self._swiss(tokens, n, points)
-                return [self._new_game(group) for group in groups]
-            else:
-                if self.pairing == "round-robin":  # more than two a game: turn the seating one place a round
-                    k = (self.round - 1) % max(1, len(tokens))
-                    tokens = tokens[k:] + tokens[:k]
-                groups = _groups(tokens, n)
-            return [self._new_game(self._orient(group)) for group in groups]
+            self.save()
+            self.changed()
+            groups = pairing.round_groups(self.pairing, list(self.seats), self.players_per_game, self.round,
+                                          self.played(), points)
+            return [self._new_game(group) for group in groups]
+
+    def played(self) -> list[list[str]]:
+        """The players of every game of the room so far, oldest first (what pairing reads)."""
+        return [list(rg.players) for rg in self.games]
 
     def points(self) -> dict[str, float]:
         """Each seat's points over the room's finished games (1 a win, 1/2 a
-        draw or shared win), by seat token (what Swiss pairing sorts by)."""
+        draw or shared win), by seat token (what Swiss pairing sorts by).
+
+        A game the agent finished in a student's seat counts here (pairing
+        meets seats of like results, whoever played them), unlike in the
+        standings, which credit it to the agent
+        (:func:`~gridwidgets.rooms.results.standings`: the grades)."""
         out = dict.fromkeys(self.seats, 0.0)
         for rg in list(self.games):
             points = rg.points()
@@ -445,54 +604,17 @@ class Room:
                     out[token] += got
         return out
 
-    def _swiss(self, tokens: list[str], n: int, points: dict[str, float]) -> list[list[str]]:
-        """A round of Swiss pairing by ``points`` (see the module docstring)."""
-        order = sorted(tokens, key=lambda t: -points.get(t, 0.0))  # stable: join order among equals
-        if n != 2:
-            return _groups(order, n)
-        met: dict[str, set[str]] = {t: set() for t in tokens}
-        first = dict.fromkeys(tokens, 0)
-        byes: set[str] = set()
-        for rg in self.games:
-            a, b = rg.players[0], rg.players[-1]
-            met.setdefault(a, set()).add(b)
-            met.setdefault(b, set()).add(a)
-            first[a] = first.get(a, 0) + 1
-            if AGENT in rg.players:
-                byes.update(t for t in rg.players if t != AGENT)
-        bye = None
-        if len(order) % 2:  # the lowest placed student who has not played the agent yet
-            bye = next((t for t in reversed(order) if t not in byes), order[-1])
-            order.remove(bye)
-        matched = _fresh_pairs(order, met)
-        if matched is None:  # no pairing without a rematch (or too long to find): the nearest in points
-            matched = [[order[i], order[i + 1]] for i in range(0, len(order), 2)]
-        pairs = [[a, b] if first.get(a, 0) <= first.get(b, 0) else [b, a] for a, b in matched]  # who moved first less
-        return pairs + ([[bye, AGENT]] if bye is not None else [])
-
-    def _orient(self, group: list[str]) -> list[str]:
-        """``group`` turned so that the seating it had least often before comes
-        first: the same ordered group never comes back while another turn of it
-        is fresher (two players: the colours swap from one meeting to the next)."""
-        if sum(t != AGENT for t in group) < 2:
-            return group
-        seen: dict[tuple[str, ...], int] = {}
-        for g in self.games:
-            key = tuple(g.players)
-            seen[key] = seen.get(key, 0) + 1
-        turns = [group[k:] + group[:k] for k in range(len(group))]
-        return min(turns, key=lambda t: seen.get(tuple(t), 0))  # min keeps the first of equals
-
     def game(self, game_id: int) -> RoomGame:
         """The game of this room with id ``game_id``.
 
         Raises:
-            RoomError: for no such game in this room.
+            RoomError: for no such game in this room (an id that is not an int names none).
         """
-        for rg in self.games:
-            if rg.id == game_id:
-                return rg
-        raise RoomError(f"no game {str(game_id)[:12]} in this room")
+        if isinstance(game_id, int) and not isinstance(game_id, bool):  # a page's junk is no game (nor True game 1)
+            for rg in self.games:
+                if rg.id == game_id:
+                    return rg
+        raise RoomError(f"no game {shorten(game_id, 12)} in this room")
 
     def name_of(self, token: str) -> str:
         """The display name of a seat token (a removed seat's too), or the agent's name for :data:`AGENT`."""
@@ -514,6 +636,48 @@ class Room:
         name = self.name_of(rg.players[p])
         return f"{name} (agent)" if p in rg.handed else name
 
+    # -- what a shared screen calls a student -------------------------------------------
+    def seat_number(self, token: str) -> int | None:
+        """The number of the seat ``token`` (its place in the order of arrival,
+        from 1; a removed seat keeps its number, and so does every other), or
+        ``None`` for the agent or an unknown token."""
+        try:
+            return self.arrivals.index(token) + 1
+        except ValueError:
+            return None
+
+    def public_name(self, token: str) -> str:
+        """What the projector calls the seat ``token``: ``"Seat 3"`` while
+        :attr:`projector_names` is ``"seat"`` (the default), else its display
+        name (:meth:`name_of`); the agent by its name either way."""
+        number = self.seat_number(token) if self.projector_names == "seat" else None
+        return f"Seat {number}" if number is not None else self.name_of(token)
+
+    def public_player_name(self, rg: RoomGame, p: int) -> str:
+        """:meth:`player_name` as the projector says it (:meth:`public_name`)."""
+        name = self.public_name(rg.players[p])
+        return f"{name} (agent)" if p in rg.handed else name
+
+    def set_projector_names(self, teacher_token: str, names: str) -> None:
+        """Choose who the projector's standings, results and game captions
+        name: ``"seat"`` (``"Seat 3"``, the default) or ``"name"`` (the
+        students' display names). The teacher's own page always shows names.
+
+        Raises:
+            RoomError: without the teacher token.
+            ValueError: a choice not in :data:`PROJECTOR_NAMES`.
+        """
+        self.check_teacher(teacher_token)
+        if names not in PROJECTOR_NAMES:
+            raise ValueError(f"the projector names students by one of {', '.join(PROJECTOR_NAMES)}, "
+                             f"not {shorten(names, 20)}")
+        with self.lock:
+            if self.projector_names == names:
+                return
+            self.store.set_projector_names(self.code, names)
+            self.projector_names = names
+            self.changed()
+
     # -- the teacher manages the seats -------------------------------------------
     def rename_seat(self, teacher_token: str, token: str, name: str) -> Seat:
         """Give the seat of ``token`` another display name (the same rules as
@@ -525,13 +689,13 @@ class Room:
         """
         self.check_teacher(teacher_token)
         name = clean_name(name)
-        with self._lock:
+        with self.lock:
             seat = self.seat(token)
             self._check_name_free(name, but=token)
-            renamed = Seat(seat.token, name, self.code, seat.student_id)
+            renamed = Seat(seat.token, name, self.code, seat.student_id, seat.reclaim)
             self.store.set_seat(token, name=name, removed=False)
             self.seats[token] = renamed
-            self._changed()
+            self.changed()
             return renamed
 
     def remove_seat(self, teacher_token: str, token: str) -> None:
@@ -543,49 +707,95 @@ class Room:
             RoomError: without the teacher token, or no such seat.
         """
         self.check_teacher(teacher_token)
-        with self._lock:
+        with self.lock:
             seat = self.seat(token)
+            handed = set()
             for rg in self.games:
                 p = rg.player_of(token)
-                if p is not None and not rg.game.is_over:
+                if p is not None and not rg.game.is_over and p not in rg.handed:
                     self._hand(rg, p)
+                    handed.add(rg.id)
             self.store.set_seat(token, name=seat.name, removed=True)
             del self.seats[token]
             self.former[token] = seat
-            self._changed()
+            self._removal_handed[token] = handed
+            self.changed()
+
+    def restore_seat(self, teacher_token: str, token: str) -> Seat:
+        """Undo :meth:`remove_seat`: the seat of ``token`` is back in the room
+        (its page plays again, under its name), and each game its removal
+        handed to the agent that is still going on is given back to it (after
+        a restart, which forgets what the removal handed, every such game of
+        the seat still going on). Returns the seat.
+
+        Raises:
+            RoomError: without the teacher token, a token never removed from
+                this room, or the room closed.
+            ValueError: another student took a name alike meanwhile (rename one of them first).
+        """
+        self.check_teacher(teacher_token)
+        with self.lock:
+            self._check_not_closed()
+            seat = self.former.get(token) if isinstance(token, str) else None
+            if seat is None:
+                raise RoomError("no removed seat of that token in this room")
+            self._check_name_free(seat.name, but=token)
+            handed = self._removal_handed.pop(token, None)
+            for rg in self.games:
+                p = rg.player_of(token)
+                if p is None or p not in rg.handed or rg.game.is_over or (handed is not None and rg.id not in handed):
+                    continue
+                rg.handed.discard(p)
+                self.store.set_handed(rg.id, sorted(rg.handed))
+            self.store.set_seat(token, name=seat.name, removed=False)
+            del self.former[token]
+            self.seats[token] = seat
+            self.changed()
+            return seat
 
     def hand_to_agent(self, teacher_token: str, game_id: int, player: int) -> None:
         """The agent plays ``player`` of game ``game_id`` from now on (a laptop
         died, a student left); the game goes on where it is.
 
+        A game the agent ends in a student's seat is the agent's in the standings, not the student's
+        (:func:`~gridwidgets.rooms.results.standings`).
+
         Raises:
-            RoomError: without the teacher token, no such game, or a player the agent already plays.
+            RoomError: without the teacher token, no such game, a player id that is not one of the
+                game's, a player the agent already plays, or a game that is over.
         """
         self.check_teacher(teacher_token)
-        with self._lock:
+        with self.lock:
             rg = self.game(game_id)
+            _check_player(rg, player)
             if player not in rg.students():
                 raise RoomError("the agent already plays that seat")
+            if rg.game.is_over:
+                raise RoomError("that game is over: who finished it stays as it was")
             self._hand(rg, player)
-            self._changed()
+            self.changed()
 
     def give_back(self, teacher_token: str, game_id: int, player: int) -> None:
         """The student of ``player`` in game ``game_id`` plays it again (undoes :meth:`hand_to_agent`).
 
         Raises:
-            RoomError: without the teacher token, no such game, a player not
-                handed over, or a seat the teacher removed.
+            RoomError: without the teacher token, no such game, a player id that is not one of the
+                game's, a player not handed over, a seat the teacher removed, or a game that is over
+                (the agent finished it: its result stays the agent's).
         """
         self.check_teacher(teacher_token)
-        with self._lock:
+        with self.lock:
             rg = self.game(game_id)
+            _check_player(rg, player)
             if player not in rg.handed:
                 raise RoomError("that seat is not played by the agent for a student")
             if rg.players[player] not in self.seats:
                 raise RoomError("that student's seat was removed from the room")
+            if rg.game.is_over:
+                raise RoomError("that game is over: the agent finished it, and its result is the agent's")
             rg.handed.discard(player)
             self.store.set_handed(rg.id, sorted(rg.handed))
-            self._changed()
+            self.changed()
 
     def _hand(self, rg: RoomGame, p: int) -> None:
         rg.handed.add(p)
@@ -607,7 +817,7 @@ class Room:
         rg, p = self.game_of(token)
         self.check_can_move(rg, p)
         g = rg.game
-        with g.lock, self._lock:
+        with g.lock, self.lock:
             people = {rg.players[q] for q in rg.students()}
             if not g.steps and not g.pending:
                 raise RoomError("nothing to undo")
@@ -620,13 +830,13 @@ class Room:
                 g.undo_until(rg.students())
                 return True
             self._undo_asks[rg.id] = (g.version, asked)
-            self._changed()
+            self.changed()
             return False
 
     def undo_asked(self, game_id: int) -> list[str]:
         """The seat tokens that asked to undo the current position of game ``game_id``."""
         rg = self.game(game_id)
-        with self._lock:
+        with self.lock:
             version, asked = self._undo_asks.get(game_id, (-1, set()))
             return sorted(asked) if version == rg.game.version else []
 
@@ -650,10 +860,15 @@ class Room:
         """Start the students still waiting in this round, in arrival order, the
         seats no student fills going to the agent; return the new games."""
         self.check_teacher(teacher_token)
-        with self._lock:
+        with self.lock:
             self._check_not_closed()
-            return [self._new_game(self._orient(group))
-                    for group in _groups(self._waiting(), self.players_per_game)]
+            if self.round < 1:  # before the first round: these games are round 1
+                self.round = 1
+                self.save()
+                self.changed()
+            played = self.played()
+            return [self._new_game(pairing.orient(group, played))
+                    for group in pairing.groups(self._waiting(), self.players_per_game)]
 
     # -- agents ---------------------------------------------------------------
     def agent_turns(self) -> list[tuple[RoomGame, int, Game, int]]:
@@ -693,15 +908,14 @@ class Room:
             played += self.agent_play(rg, p, version, rg.agent.choose(view))
         return played
 
-    # -- class polls -------------------------------------------------------------
+    # -- class polls (the life cycle is rooms.polls') -------------------------------------------
     @property
     def poll(self) -> Poll | None:
         """The poll on the students' screens (open, closed or revealed), or ``None``."""
-        poll = self.polls[-1] if self.polls else None
-        return poll if poll is not None and poll.state != "ended" else None
+        return polls.current_poll(self)
 
     def open_poll(self, teacher_token: str, source: Any, *, step: int | None = None, player: int | None = None,
-                  label: str = "") -> Poll:
+                  label: str = "", live_answers: bool = False) -> Poll:
         """Put a position on every seated student's screen and take their
         answers (:mod:`gridwidgets.rooms.polls`); a poll still on the screens
         ends first.
@@ -714,6 +928,10 @@ class Room:
             step: the step of the game's (or save file's) history; default its current position.
             player: whose move the class chooses; default the first player to move.
             label: where the position comes from, as the pages say it (default: said from ``source``).
+            live_answers: show the class's answers (counts, heat map, table)
+                on the teacher's page and the projector while the poll is
+                open; off by default: they show only "N of M answered" until
+                :meth:`close_poll` (students copy no majority).
 
         Raises:
             RoomError: without the teacher token, or the room closed, or
@@ -723,28 +941,21 @@ class Room:
         """
         self.check_teacher(teacher_token)
         self._check_not_closed()
-        game = poll_position(source, step=step)
-        to_move = list(game.players_to_move)
-        if player is None:
-            player = to_move[0]
-        if player not in to_move:
-            raise ValueError(f"player {str(player)[:8]} is not to move at that position (to move: {to_move})")
-        if not label:
-            text = isinstance(source, str) and not source.lstrip().startswith("{")
-            label = "a position" if text else "a save file" if isinstance(source, (str, bytes, dict)) else (
-                "an exercise" if not isinstance(source, Game) else "a game")
-            if step is not None:
-                label += f", step {step}"
-        label = label[:80]
-        with self._lock:
-            if len(self.polls) >= MAX_POLLS:
-                raise RoomError(f"this room has asked {MAX_POLLS} polls already: open another room")
-            self._end_poll()
-            poll_id = self.store.add_poll(self.code, game.to_json(indent=None), player, label)
-            poll = Poll(poll_id, self.code, game, player, label, time.time())
-            self.polls.append(poll)
-            self._changed()
-            return poll
+        return polls.open_poll(self, source, step=step, player=player, label=label, live_answers=live_answers)
+
+    def set_poll_live(self, teacher_token: str, live: bool) -> Poll:
+        """Show the open poll's answers live (``True``) or hide them until it
+        is closed (``False``) on the teacher's page and the projector
+        (:attr:`~gridwidgets.rooms.polls.Poll.live_answers`).
+
+        Raises:
+            RoomError: without the teacher token, or no poll on the screens.
+            ValueError: ``live`` not ``True`` or ``False``.
+        """
+        self.check_teacher(teacher_token)
+        if not isinstance(live, bool):
+            raise ValueError(f"live is True or False, not {shorten(live, 24)}")
+        return polls.set_poll_live(self, live)
 
     def answer_poll(self, token: str, move: Any) -> str:
         """The seat of ``token`` answers the open poll with ``move`` (or changes
@@ -755,81 +966,33 @@ class Room:
             IllegalMoveError: a move the poll's player could not play there (naming the rule).
         """
         self.seat(token)
-        poll = self.poll
-        if poll is None:
-            raise RoomError("no poll is open in this room")
-        if poll.state != "open":
-            raise RoomError("the poll is closed: answers are no longer taken")
-        text = poll.check_move(move)  # outside the room's lock: a copy of the position, played
-        with self._lock:
-            if poll.state != "open" or self.poll is not poll:
-                raise RoomError("the poll is closed: answers are no longer taken")
-            before = poll.answers.get(token)
-            if before is not None and before.move == text:
-                return text
-            at = time.time()
-            self.store.add_poll_answer(poll.id, token, text, at)
-            poll.answers[token] = Answer(token, text, at, 0 if before is None else before.changes + 1)
-            poll.version += 1
-            self._changed()
-        return text
+        return polls.answer_poll(self, token, move)
 
     def close_poll(self, teacher_token: str) -> None:
-        """Stop taking answers to the poll (its heat map stays on the teacher's screens)."""
-        self._poll_state(teacher_token, "closed")
+        """Stop taking answers to the poll (a revealed poll stays revealed; closing twice is closing once)."""
+        self.check_teacher(teacher_token)
+        polls.set_poll_state(self, "closed")
 
     def reveal_poll(self, teacher_token: str) -> Poll:
         """Close the poll (if open) and show the analysis beside the class's
         answers: computed on a thread of its own (the solver within
         :data:`~gridwidgets.rooms.polls.REVEAL_SECONDS`), the pages redrawn
         when it is in; stored with the poll."""
-        poll = self._poll_state(teacher_token, "revealed")
-        if not poll.analysed:
-            threading.Thread(target=self._analyse_poll, args=(poll,), name="gridwidgets-poll-reveal",
-                             daemon=True).start()
-        return poll
-
-    def _analyse_poll(self, poll: Poll) -> None:
-        analysis = poll.analysis()
-        with self._lock:
-            self.store.set_poll(poll.id, poll.state, analysis)
-            poll.version += 1
-            self._changed()
+        self.check_teacher(teacher_token)
+        return polls.set_poll_state(self, "revealed")
 
     def end_poll(self, teacher_token: str) -> None:
         """Take the poll off the students' screens (back to their games)."""
         self.check_teacher(teacher_token)
-        with self._lock:
-            self._end_poll()
-            self._changed()
+        with self.lock:
+            polls.end_poll(self)
+            self.changed()
 
-    def _end_poll(self) -> None:
-        poll = self.poll
-        if poll is not None:
-            poll.state = "ended"
-            poll.version += 1
-            self.store.set_poll(poll.id, "ended")
-
-    def _poll_state(self, teacher_token: str, state: str) -> Poll:
-        self.check_teacher(teacher_token)
-        with self._lock:
-            poll = self.poll
-            if poll is None:
-                raise RoomError("no poll is on the screens")
-            if state == "closed" and poll.state == "revealed":
-                return poll
-            poll.state = state
-            poll.version += 1
-            self.store.set_poll(poll.id, state)
-            self._changed()
-            return poll
-
-    # -- exercise sets -------------------------------------------------------------
+    # -- exercise sets (what is kept and how, rooms.classwork's) -------------------------------------
     @property
     def assignment(self) -> Assignment | None:
         """The exercise set on the students' screens, or ``None``."""
-        a = self.assignments[-1] if self.assignments else None
-        return a if a is not None and not a.ended else None
+        return classwork.current_assignment(self)
 
     def assign_exercises(self, teacher_token: str, exercises: Any) -> Assignment:
         """Give the room an exercise set: every seated student's page shows it
@@ -845,35 +1008,14 @@ class Room:
             RoomError: without the teacher token, or the room closed.
             ValueError: a file that is not an exercise set (saying why), or an empty set.
         """
-        from ..exercises import ExerciseSet
-
         self.check_teacher(teacher_token)
         self._check_not_closed()
-        if isinstance(exercises, (str, bytes)):
-            exercises = ExerciseSet.from_json(exercises)
-        if not isinstance(exercises, ExerciseSet):
-            raise ValueError(f"an exercise set is an ExerciseSet or its file's text, not {type(exercises).__name__}")
-        if not len(exercises):
-            raise ValueError("this exercise set has no exercises")
-        with self._lock:
-            if self.assignment is not None:
-                self.assignment.ended = True
-                self.store.end_exercise_set(self.assignment.id)
-            set_id = self.store.add_exercise_set(self.code, exercises.to_json())
-            a = Assignment(set_id, exercises, time.time())
-            self.assignments.append(a)
-            self._changed()
-            return a
+        return classwork.assign(self, exercises)
 
     def end_exercises(self, teacher_token: str) -> None:
         """Take the exercise set off the students' screens (its answers stay)."""
         self.check_teacher(teacher_token)
-        with self._lock:
-            a = self.assignment
-            if a is not None:
-                a.ended = True
-                self.store.end_exercise_set(a.id)
-            self._changed()
+        classwork.end(self)
 
     def record_exercise_answer(self, token: str, set_id: int, record: dict[str, Any]) -> dict[str, Any]:
         """Store one answer the seat of ``token`` gave in exercise set
@@ -883,26 +1025,28 @@ class Room:
 
         Raises:
             RoomError: an unknown seat or set.
+            ValueError: a record that is not one the exercise board makes.
         """
         self.seat(token)
-        with self._lock:
-            a = next((x for x in self.assignments if x.id == set_id), None)
-            if a is None:
-                raise RoomError("no such exercise set in this room")
-            index = int(record["exercise"])
-            step = int(record.get("step", 1))
-            tries = sum(1 for r in a.answers if r["token"] == token and r["exercise"] == index and r["step"] == 1)
-            row = {"token": token, "exercise": index, "move": str(record["move"])[:200], "step": step,
-                   "right": bool(record["right"]), "first_try": tries + (step == 1) <= 1,
-                   "seconds": float(record.get("seconds", 0.0)), "solved": bool(record.get("solved", False)),
-                   "at": time.time()}
-            self.store.add_exercise_answer(set_id, token, index, row["move"], step, row["right"], row["first_try"],
-                                           row["solved"], row["seconds"], row["at"])
-            a.answers.append(row)
-            self._changed()
-            return row
+        return classwork.record_answer(self, token, set_id, record)
 
     # -- making games ------------------------------------------------------------
+    # -- the projector's replay ----------------------------------------------------
+    def project_replay(self, teacher_token: str, game_id: int) -> None:
+        """Show the replay of game ``game_id`` on the projector's page (``0``: take it off).
+
+        Raises:
+            RoomError: without the teacher token, or no such game in this room.
+        """
+        self.check_teacher(teacher_token)
+        if isinstance(game_id, bool) or not isinstance(game_id, int):
+            raise RoomError(f"a game's id is a number, not {str(game_id)[:12]!r}")
+        with self.lock:
+            if game_id:
+                self.game(game_id)
+            self.projected_replay = game_id
+            self.changed()
+
     def _new_game(self, players: list[str]) -> RoomGame:
         from ..menu import start_game
 
@@ -922,7 +1066,7 @@ class Room:
             store.save_game(game_id, g.to_json(indent=None), {p: str(m) for p, m in g.hidden_submissions().items()},
                             at=at)
             rg.updated = at
-            self._changed()
+            self.changed()
 
         game.observe(save)
         handed = set(handed)
@@ -930,7 +1074,7 @@ class Room:
         rg = RoomGame(game_id, round_, list(players), game, _make_agent(self.agent_kind) if needs_agent else None,
                       handed, started, updated)
         self.games.append(rg)
-        self._changed()
+        self.changed()
         return rg
 
 
@@ -949,9 +1093,12 @@ class Rooms:
     def __init__(self, store: Store) -> None:
         self.store = store
         self._rooms: dict[str, Room] = {}
-        self._lock = threading.Lock()
+        self.lock = threading.Lock()
         self._addresses: dict[str, _Bucket] = {}
         self._on_change: Callable[[], None] = lambda: None
+        #: notified at every change of any room (and of the class: a room opened, the class ended); the
+        #: teacher's and the projector's pages wait on it
+        self.changes = Changes()
         store.setting("teacher_token", lambda: secrets.token_urlsafe(16))
         self._restore()
 
@@ -1025,26 +1172,29 @@ class Rooms:
         """
         self.check_teacher(teacher_token)
         for room in self.rooms():
-            with room._lock:
+            with room.lock:
                 room.closed = True
-                room._save()
-                room._changed()
+                room.save()
+                room.changed()
         self.store.set_setting("ended", repr(time.time()))
         self.new_teacher_token()  # never shown: the old one opens nothing
+        self.changes.notify()  # the pages read `ended` now
 
     def reopen(self) -> str:
         """Open an ended class again (its rooms open, a new teacher token, which is returned)."""
         for room in self.rooms():
-            with room._lock:
+            with room.lock:
                 room.closed = False
-                room._save()
-                room._changed()
+                room.save()
+                room.changed()
         self.store.set_setting("ended", None)
-        return self.new_teacher_token()
+        token = self.new_teacher_token()
+        self.changes.notify()
+        return token
 
     def join_allowed(self, address: str) -> bool:
         """Whether a device at ``address`` may join now (:data:`JOIN_LIMITS`); counts the join."""
-        with self._lock:
+        with self.lock:
             bucket = self._addresses.get(address)
             if bucket is None:
                 if len(self._addresses) > 10_000:  # forget the devices that have waited long enough
@@ -1075,12 +1225,15 @@ class Rooms:
             raise RoomError("the class has ended: no room opens in it")
         start_game(game, board)  # checks game and board
         board = board if board is not None else next(iter(games_menu()[game].boards))
-        with self._lock:
+        with self.lock:
             code = self._new_code()
             token = teacher_token if isinstance(teacher_token, str) and teacher_token else secrets.token_urlsafe(16)
-            room = Room(code, game, board, pairing, agent, token, self.store, on_change=self._on_change)
-            self.store.add_room(code, game, board, pairing, agent, room.teacher_token)
+            # a round pairing's room is in round 0 until the teacher starts round 1
+            room = Room(code, game, board, pairing, agent, token, self.store, on_change=self._on_change,
+                        round=0 if pairing in ROUND_PAIRINGS else 1, class_changes=self.changes)
+            self.store.add_room(code, game, board, pairing, agent, room.teacher_token, round=room.round)
             self._rooms[code] = room
+        self.changes.notify()
         self._on_change()
         return room
 
@@ -1138,11 +1291,17 @@ class Rooms:
                                  "this gridwidgets does not have: pass another --db")
             self._rooms[r["code"]] = Room(r["code"], r["game"], r["board"], r["pairing"], r["agent"],
                                           r["teacher_token"], self.store, bool(r["paused"]), int(r["round"]),
-                                          bool(r["closed"]))
+                                          bool(r["closed"]), class_changes=self.changes)
+            if r.get("projector_names") in PROJECTOR_NAMES:
+                self._rooms[r["code"]].projector_names = r["projector_names"]
         for s in data["seats"]:
             room = self._room_of(s["room"], "seat")
-            seat = Seat(s["token"], s["name"], s["room"], s.get("student_id") or "")
+            seat = Seat(s["token"], s["name"], s["room"], s.get("student_id") or "", s.get("reclaim") or "")
+            if not seat.reclaim:  # a seat of a schema before 6: its code now
+                seat = Seat(seat.token, seat.name, seat.room, seat.student_id, room._new_reclaim())
+                self.store.set_reclaim(seat.token, seat.reclaim)
             (room.former if s["removed"] else room.seats)[s["token"]] = seat
+            room.arrivals.append(s["token"])
         for g in data["games"]:
             room = self._room_of(g["room"], f"game {g['id']}")
             try:
@@ -1159,55 +1318,12 @@ class Rooms:
                                  "from its backup (--backup), or pass another --db") from None
             room._attach(int(g["id"]), int(g["round"]), list(g["players"]), game, g["handed"],
                          started=started, updated=updated)
-        self._restore_polls(data)
-        self._restore_exercises(data)
+        polls.restore_polls(self._room_of, data, self._damaged)
+        classwork.restore(self._room_of, data, self._damaged)
 
     def _damaged(self, what: str, exc: Exception) -> StoreError:
         return StoreError(f"{self.store.path}: {what} cannot be read back ({type(exc).__name__}: {str(exc)[:60]}): "
                           "the file is damaged; restore the class from its backup (--backup), or pass another --db")
-
-    def _restore_polls(self, data: dict[str, list[dict[str, Any]]]) -> None:
-        polls: dict[int, Poll] = {}
-        for p in data["polls"]:
-            room = self._room_of(p["room"], f"poll {p['id']}")
-            try:
-                poll = Poll(int(p["id"]), room.code, Game.from_json(p["save"]), int(p["player"]), str(p["source"]),
-                            float(p["opened"]), str(p["state"]))
-                if poll.state not in POLL_STATES or poll.player not in range(len(poll.game.players)):
-                    raise ValueError("its state or player is not one a poll has")
-            except (ValueError, TypeError, KeyError) as exc:
-                raise self._damaged(f"poll {p.get('id')}", exc) from None
-            poll._analysis = p["analysis"]
-            room.polls.append(poll)
-            polls[poll.id] = poll
-        for a in data["poll_answers"]:
-            poll = polls.get(a["poll"])
-            if poll is None:
-                raise self._damaged(f"an answer to poll {str(a['poll'])[:8]}", KeyError("no such poll"))
-            before = poll.answers.get(a["token"])
-            poll.answers[a["token"]] = Answer(a["token"], a["move"], float(a["at"]),
-                                              0 if before is None else before.changes + 1)
-
-    def _restore_exercises(self, data: dict[str, list[dict[str, Any]]]) -> None:
-        from ..exercises import ExerciseSet
-
-        sets: dict[int, Assignment] = {}
-        for s in data["exercise_sets"]:
-            room = self._room_of(s["room"], f"exercise set {s['id']}")
-            try:
-                a = Assignment(int(s["id"]), ExerciseSet.from_json(s["data"]), float(s["assigned"]),
-                               ended=bool(s["ended"]))
-            except (ValueError, TypeError, KeyError) as exc:
-                raise self._damaged(f"exercise set {s.get('id')}", exc) from None
-            room.assignments.append(a)
-            sets[a.id] = a
-        for r in data["exercise_answers"]:
-            a = sets.get(r["exercise_set"])
-            if a is None:
-                raise self._damaged(f"an answer of exercise set {str(r['exercise_set'])[:8]}", KeyError("no such set"))
-            a.answers.append({"token": r["token"], "exercise": int(r["exercise"]), "move": r["move"],
-                              "step": int(r["step"]), "right": bool(r["right"]), "first_try": bool(r["first_try"]),
-                              "seconds": float(r["seconds"]), "solved": bool(r["solved"]), "at": float(r["at"])})
 
     def _room_of(self, code: Any, what: str) -> Room:
         room = self._rooms.get(code)
@@ -1217,38 +1333,10 @@ class Rooms:
         return room
 
 
-#: the most tries :func:`_fresh_pairs` makes before it gives up (bounded time for any class)
-SWISS_TRIES = 20_000
-
-
-def _fresh_pairs(order: list[str], met: dict[str, set[str]]) -> list[list[str]] | None:
-    """Pairs of ``order`` (best placed first) where nobody meets someone met
-    before: each student, best placed first, takes the best placed fresh
-    opponent that still lets the rest be paired (depth-first, at most
-    :data:`SWISS_TRIES` tries); ``None`` if there is none."""
-    tries = [0]
-
-    def pair(rest: list[str]) -> list[list[str]] | None:
-        if not rest:
-            return []
-        a = rest[0]
-        for b in rest[1:]:
-            if b in met.get(a, ()):
-                continue
-            tries[0] += 1
-            if tries[0] > SWISS_TRIES:
-                return None
-            tail = pair([t for t in rest[1:] if t != b])
-            if tail is not None:
-                return [[a, b], *tail]
-        return None
-
-    return pair(list(order))
-
-
-def _groups(tokens: list[str], n: int) -> list[list[str]]:
-    """``tokens`` in games of ``n`` in order; the last game's empty seats go to the agent."""
-    return [tokens[i : i + n] + [AGENT] * max(0, i + n - len(tokens)) for i in range(0, len(tokens), n)]
+def _check_player(rg: RoomGame, player: Any) -> None:
+    """Raise :class:`RoomError` unless ``player`` is a player id of ``rg`` (an int, not a page's junk)."""
+    if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < len(rg.players):
+        raise RoomError(f"game {rg.id} has no player {shorten(player, 12)} (players 0..{len(rg.players) - 1})")
 
 
 def _same_token(given: Any, token: str) -> bool:
@@ -1257,24 +1345,6 @@ def _same_token(given: Any, token: str) -> bool:
     if not isinstance(given, str) or not isinstance(token, str):
         return False
     return secrets.compare_digest(given.encode("utf-8", "surrogatepass"), token.encode("utf-8", "surrogatepass"))
-
-
-def _circle(tokens: Iterable[str], k: int) -> list[list[str]]:
-    """Round ``k`` (from 0) of a round robin by the circle method: the first
-    stays, the others turn one place per round; an odd count gets the agent."""
-    ring: list[str] = list(tokens)
-    if len(ring) % 2:
-        ring.append(AGENT)
-    n = len(ring)
-    if n == 0:
-        return []
-    rest = ring[1:]
-    shift = k % max(1, n - 1)
-    rest = rest[-shift:] + rest[:-shift] if shift else rest
-    order = [ring[0], *rest]
-    pairs = [[order[i], order[n - 1 - i]] for i in range(n // 2)]
-    # alternate who moves first, round by round
-    return [p if (k + i) % 2 == 0 else p[::-1] for i, p in enumerate(pairs)]
 
 
 def _make_agent(kind: str) -> Any:

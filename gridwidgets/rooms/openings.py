@@ -38,14 +38,18 @@ _lock = threading.Lock()
 _solved: dict[str, Any] = {}
 _unsolved: dict[str, int] = {}  # game id -> openings the solver did not settle
 _running: dict[str, Future[Any]] = {}
-_todo: queue.Queue[tuple[str, Game, Future[Any]]] = queue.Queue()
+_todo: queue.Queue[tuple[str, Game, Future[Any], int]] = queue.Queue()
 _worker: threading.Thread | None = None
+_generation = [0]  # forget() starts a new one: a computation begun before it keeps nothing
 
 
 def _work() -> None:
     """The background thread (a daemon: it never holds up the end of the process)."""
     while True:
-        k, opening, future = _todo.get()
+        k, opening, future, generation = _todo.get()
+        if generation != _generation[0]:  # asked before forget(): nobody waits for it in this cache
+            future.set_result(None)
+            continue
         try:
             future.set_result(_solve(k, opening))
         except Exception as exc:  # the asker gets the error; the thread goes on
@@ -89,16 +93,19 @@ def _solve(text_key: str, opening: Game) -> Any:
     result: Any = None
     with _lock:
         hopeless = _unsolved.get(game_id, 0) >= MAX_UNSOLVED
+        generation = _generation[0]
     if not hopeless:
         try:
             result = solve_simultaneous(opening, root_matrix=True, time_limit=OPENING_SECONDS, progress=False).root
         except (SolveBudgetExceeded, ValueError):  # too large to solve exactly, or not a zero-sum game: none
             with _lock:
-                _unsolved[game_id] = _unsolved.get(game_id, 0) + 1
+                if generation == _generation[0]:
+                    _unsolved[game_id] = _unsolved.get(game_id, 0) + 1
     with _lock:
-        if len(_solved) < MAX_OPENINGS:
-            _solved[text_key] = result
-        _running.pop(text_key, None)
+        if generation == _generation[0]:
+            if len(_solved) < MAX_OPENINGS:
+                _solved[text_key] = result
+            _running.pop(text_key, None)
     return result
 
 
@@ -137,11 +144,15 @@ def prepare(game: Game) -> None:
         if _worker is None or not _worker.is_alive():
             _worker = threading.Thread(target=_work, name="gridwidgets-openings", daemon=True)
             _worker.start()
-    _todo.put((k, opening, future))
+        generation = _generation[0]
+    _todo.put((k, opening, future, generation))
 
 
 def forget() -> None:
-    """Empty the cache (for measurements and tests); computations under way finish."""
+    """Empty the cache (for measurements and tests); computations under way
+    finish, and keep nothing (their openings are solved again when asked)."""
     with _lock:
+        _generation[0] += 1
         _solved.clear()
         _unsolved.clear()
+        _running.clear()

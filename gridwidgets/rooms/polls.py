@@ -12,9 +12,13 @@ a save file) and the player whose move the class chooses. It goes through
   could play there (for a simultaneous node, that player's choice), checked
   by the same ``play()`` as every move, on a copy: the poll's position never
   changes. A student may change the answer until the poll is closed; no page
-  of a student shows anyone else's answer.
+  of a student shows anyone else's answer, and the teacher's page and the
+  projector show only how many answered (no count per move, no list): a
+  student who looks up at the screen copies no majority. Unless the teacher
+  asked for the answers live (:attr:`Poll.live_answers`, off by default).
 - ``"closed"``: answers are refused; the teacher's page and the projector
-  show the heat map (:meth:`Poll.overlay`): a count per move, on the board.
+  show the heat map (:meth:`Poll.overlay`): a count per move, on the board,
+  and the table of the answers (:meth:`Poll.table`).
 - ``"revealed"``: the analysis (:func:`analyse`) is shown beside it: the
   solver's value of every move where the position is solved within
   :data:`REVEAL_SECONDS` (Monte Carlo tree search estimates otherwise, said
@@ -35,15 +39,19 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..core.errors import IllegalMoveError, shorten
+from ..core.errors import InvalidMoveError, shorten
 from ..core.game import Game
 
+if TYPE_CHECKING:
+    from .model import Room
+
 __all__ = ["EQUILIBRIUM_SECONDS", "MAX_POLLS", "POLL_STATES", "REVEAL_SECONDS", "Answer", "Poll", "analyse",
-           "heat_overlay", "poll_position"]
+           "answer_poll", "current_poll", "end_poll", "heat_overlay", "open_poll", "poll_position", "restore_polls",
+           "set_poll_live", "set_poll_state"]
 
 #: the states of a poll, in order
 POLL_STATES = ("open", "closed", "revealed", "ended")
@@ -87,6 +95,10 @@ class Poll:
         opened: when the poll was opened (Unix time, seconds).
         state: one of :data:`POLL_STATES`.
         answers: per seat token, the latest :class:`Answer`.
+        live_answers: whether the answers (their counts, the heat map, the
+            table) are shown while the poll is open; off by default: until
+            the teacher closes it, the pages show only how many answered
+            (:attr:`answers_shown`).
     """
 
     id: int
@@ -97,6 +109,7 @@ class Poll:
     opened: float
     state: str = "open"
     answers: dict[str, Answer] = field(default_factory=dict)
+    live_answers: bool = False
     #: counts every change (pages compare it to redraw)
     version: int = 0
     _analysis: dict[str, Any] | None = field(default=None, repr=False)
@@ -110,7 +123,7 @@ class Poll:
             IllegalMoveError: naming the rule, as ``play()`` does.
         """
         if not isinstance(move, str) or not move or len(move) > 200:
-            raise IllegalMoveError(f"{shorten(move)} is not a move (C-2)")
+            raise InvalidMoveError(f"{shorten(move)} is not a move", rule="C-2", move=move)
         trial = self.game.copy()
         return str(trial.play(move, player=self.player))
 
@@ -157,6 +170,19 @@ class Poll:
         return max(0.0, float((values @ mix).max()) - float(m["value"]))
 
     @property
+    def answers_shown(self) -> bool:
+        """Whether the pages may show the class's answers (their counts):
+        once the poll is closed (or revealed), or while open when
+        :attr:`live_answers` is on. Before that :meth:`overlay` and
+        :meth:`table` hold no answer, and the pages say only "N of M answered"."""
+        return self.state != "open" or self.live_answers
+
+    @property
+    def kept_analysis(self) -> dict[str, Any] | None:
+        """:meth:`analysis` if it is computed (or was restored from the store), else ``None``."""
+        return self._analysis
+
+    @property
     def analysed(self) -> bool:
         """Whether :meth:`analysis` is computed already."""
         return self._analysis is not None
@@ -170,13 +196,19 @@ class Poll:
         colour; once revealed (and :meth:`analysis` computed), every move the
         analysis values is drawn, coloured by its value for :attr:`player`
         (the unchosen ones unlabelled); at a simultaneous node (an
-        equilibrium mix, no verdict on a move) the colour stays the heat's."""
+        equilibrium mix, no verdict on a move) the colour stays the heat's.
+
+        While the answers are not shown (:attr:`answers_shown`: the poll open,
+        not live) there are no ``moves`` and the message says only how many
+        answered."""
+        n = len(self.answers)
+        if not self.answers_shown:
+            return heat_overlay(self.game, {}, f"{n} answered; the answers are shown once the poll is closed")
         shown = self.state == "revealed" if revealed is None else revealed
         analysis = self._analysis if shown else None
         values: dict[str, float] = {}
         if analysis is not None:
             values = {m: float(v["value"]) for m, v in analysis.get("moves", {}).items()}
-        n = len(self.answers)
         message = f"{n} answer{'' if n == 1 else 's'}" + (f". {analysis['message']}" if analysis is not None else "")
         given_away = self.class_exploitability() if analysis is not None else None
         if given_away is not None:
@@ -194,7 +226,10 @@ class Poll:
         (the equilibrium probability at a simultaneous node) and ``best`` (one
         of the analysis's best moves); with ``names``
         (seat token -> name) also ``who``, the students who chose it. Most
-        chosen first, then by value."""
+        chosen first, then by value. No row while the answers are not shown
+        (:attr:`answers_shown`)."""
+        if not self.answers_shown:
+            return []
         counts = self.counts()
         total = sum(counts.values())
         a = self._analysis if self.state == "revealed" else None
@@ -364,3 +399,176 @@ def poll_position(source: Any, *, step: int | None = None) -> Game:
 def now() -> float:
     """The time an answer is stamped with (Unix seconds)."""
     return time.time()
+
+
+# -- the life cycle of a room's polls (Room.open_poll, answer_poll, ... call these under the room's rules) ----------
+def current_poll(room: Room) -> Poll | None:
+    """The poll on ``room``'s students' screens (open, closed or revealed), or ``None``."""
+    poll = room.polls[-1] if room.polls else None
+    return poll if poll is not None and poll.state != "ended" else None
+
+
+def _label(source: Any, step: int | None) -> str:
+    text = isinstance(source, str) and not source.lstrip().startswith("{")
+    label = "a position" if text else "a save file" if isinstance(source, (str, bytes, dict)) else (
+        "an exercise" if not isinstance(source, Game) else "a game")
+    return label + (f", step {step}" if step is not None else "")
+
+
+def open_poll(room: Room, source: Any, *, step: int | None = None, player: int | None = None,
+              label: str = "", live_answers: bool = False) -> Poll:
+    """Open a poll in ``room`` (the teacher already checked; see
+    :meth:`~gridwidgets.rooms.Room.open_poll`): the position read outside the
+    room's lock, then stored and put on the screens under it; a poll still on
+    the screens ends first. ``live_answers``: show the answers while it is
+    open (:attr:`Poll.live_answers`).
+
+    Raises:
+        RoomError: :data:`MAX_POLLS` asked already.
+        ValueError: a source that gives no position, a step outside its
+            history, a position where the game is over, a player not to move.
+    """
+    from .model import RoomError
+
+    game = poll_position(source, step=step)
+    to_move = list(game.players_to_move)
+    if player is None:
+        player = to_move[0]
+    if player not in to_move:
+        raise ValueError(f"player {shorten(player, 8)} is not to move at that position (to move: {to_move})")
+    if not isinstance(label, str):  # repr of a page's junk (nested 5,000 deep) would raise, not refuse
+        raise ValueError(f"a poll's label is text, not {type(label).__name__}")
+    label = (label or _label(source, step))[:80]
+    with room.lock:
+        if len(room.polls) >= MAX_POLLS:
+            raise RoomError(f"this room has asked {MAX_POLLS} polls already: open another room")
+        end_poll(room)
+        live_answers = bool(live_answers)
+        poll_id = room.store.add_poll(room.code, game.to_json(indent=None), player, label, live=live_answers)
+        poll = Poll(poll_id, room.code, game, player, label, now(), live_answers=live_answers)
+        room.polls.append(poll)
+        room.changed()
+        return poll
+
+
+def answer_poll(room: Room, token: str, move: Any) -> str:
+    """The seat of ``token`` answers ``room``'s open poll (see
+    :meth:`~gridwidgets.rooms.Room.answer_poll`); return the move's notation.
+
+    Raises:
+        RoomError: no poll open, or the poll closed.
+        IllegalMoveError: a move the poll's player could not play there (naming the rule).
+    """
+    from .model import RoomError
+
+    poll = current_poll(room)
+    if poll is None:
+        raise RoomError("no poll is open in this room")
+    if poll.state != "open":
+        raise RoomError("the poll is closed: answers are no longer taken")
+    text = poll.check_move(move)  # outside the room's lock: a copy of the position, played
+    with room.lock:
+        if poll.state != "open" or current_poll(room) is not poll:
+            raise RoomError("the poll is closed: answers are no longer taken")
+        before = poll.answers.get(token)
+        if before is not None and before.move == text:
+            return text
+        at = now()
+        room.store.add_poll_answer(poll.id, token, text, at)
+        poll.answers[token] = Answer(token, text, at, 0 if before is None else before.changes + 1)
+        poll.version += 1
+        room.changed()
+    return text
+
+
+def set_poll_state(room: Room, state: str) -> Poll:
+    """Move ``room``'s poll on the screens to ``state`` (``"closed"`` or
+    ``"revealed"``; a revealed poll stays revealed when closed again); on
+    reveal, the analysis is computed on a thread of its own and the pages
+    redrawn when it is in.
+
+    Raises:
+        RoomError: no poll on the screens.
+    """
+    from .model import RoomError
+
+    with room.lock:
+        poll = current_poll(room)
+        if poll is None:
+            raise RoomError("no poll is on the screens")
+        if poll.state == state or (state == "closed" and poll.state == "revealed"):
+            return poll
+        poll.state = state
+        poll.version += 1
+        room.store.set_poll(poll.id, state)
+        room.changed()
+    if state == "revealed" and not poll.analysed:
+        threading.Thread(target=_analyse, args=(room, poll), name="gridwidgets-poll-reveal", daemon=True).start()
+    return poll
+
+
+def set_poll_live(room: Room, live: bool) -> Poll:
+    """Show ``room``'s poll's answers while it is open (``live``), or hide
+    them again until it is closed (:attr:`Poll.live_answers`).
+
+    Raises:
+        RoomError: no poll on the screens.
+    """
+    from .model import RoomError
+
+    with room.lock:
+        poll = current_poll(room)
+        if poll is None:
+            raise RoomError("no poll is on the screens")
+        if poll.live_answers == bool(live):
+            return poll
+        room.store.set_poll_live(poll.id, bool(live))
+        poll.live_answers = bool(live)
+        poll.version += 1
+        room.changed()
+    return poll
+
+
+def _analyse(room: Room, poll: Poll) -> None:
+    analysis = poll.analysis()
+    with room.lock:
+        room.store.set_poll(poll.id, poll.state, analysis)
+        poll.version += 1
+        room.changed()
+
+
+def end_poll(room: Room) -> None:
+    """Take ``room``'s poll off the screens (the caller holds the room's lock)."""
+    poll = current_poll(room)
+    if poll is not None:
+        poll.state = "ended"
+        poll.version += 1
+        room.store.set_poll(poll.id, "ended")
+
+
+def restore_polls(room_of: Callable[[Any, str], Room], data: Mapping[str, list[dict[str, Any]]],
+                  damaged: Callable[[str, Exception], Exception]) -> None:
+    """Put the store's polls and answers back in their rooms (``data``: what
+    :meth:`~gridwidgets.rooms.Store.load` read; ``room_of(code, what)`` finds
+    a row's room or raises; ``damaged(what, exc)`` makes the error for a row
+    that cannot be read back)."""
+    polls: dict[int, Poll] = {}
+    for p in data["polls"]:
+        room = room_of(p["room"], f"poll {p['id']}")
+        try:
+            poll = Poll(int(p["id"]), room.code, Game.from_json(p["save"]), int(p["player"]), str(p["source"]),
+                        float(p["opened"]), str(p["state"]), live_answers=bool(p.get("live") or 0))
+            if poll.state not in POLL_STATES or poll.player not in range(len(poll.game.players)):
+                raise ValueError("its state or player is not one a poll has")
+        except (ValueError, TypeError, KeyError) as exc:
+            raise damaged(f"poll {str(p.get('id'))[:8]}", exc) from None
+        poll._analysis = p["analysis"]
+        room.polls.append(poll)
+        polls[poll.id] = poll
+    for a in data["poll_answers"]:
+        poll = polls.get(a["poll"])
+        if poll is None:
+            raise damaged(f"an answer to poll {str(a['poll'])[:8]}", KeyError("no such poll"))
+        before = poll.answers.get(a["token"])
+        poll.answers[a["token"]] = Answer(a["token"], a["move"], float(a["at"]),
+                                          0 if before is None else before.changes + 1)

@@ -3,7 +3,8 @@ standings, plots (win rates by seat, scores by board, and at a game's opening
 simultaneous node the choices people made against the equilibrium mix of
 :func:`gridwidgets.analysis.equilibrium`), how long the finished games took
 (:func:`durations`, :func:`durations_summary`: to plan the next lesson), and
-downloads (CSV, and every game as its save file in one zip).
+downloads (every game as its save file in one zip; the CSV files are
+:mod:`gridwidgets.rooms.exports`').
 
 Every function takes a list of rooms (one room, or every room of a game) and
 reads their games under each game's lock. Figures are
@@ -23,9 +24,8 @@ from typing import Any
 from . import openings
 from .model import AGENT, Room
 
-__all__ = ["FORMULA_STARTS", "MIN_BOX", "MIN_GAMES", "NEUTRAL", "choices_figure", "crosstable", "durations",
-           "durations_summary", "results_csv", "results_table", "safe_cell", "saves_zip", "scores_figure",
-           "standings", "standings_csv", "win_rates_figure"]
+__all__ = ["MIN_BOX", "MIN_GAMES", "NEUTRAL", "choices_figure", "crosstable", "durations", "durations_summary",
+           "results_table", "saves_zip", "scores_figure", "standings", "win_rates_figure"]
 
 #: the finished games a chart needs before it means something (fewer: no chart, and the page says so)
 MIN_GAMES = 3
@@ -73,30 +73,6 @@ def results_table(rooms: Sequence[Room]) -> Any:
     return pd.DataFrame(_rows(rooms))
 
 
-#: the first characters that make a spreadsheet read a cell as a formula (OWASP's CSV injection rule)
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def safe_cell(value: Any) -> Any:
-    """``value`` as a CSV cell a spreadsheet shows as text: a text cell that
-    begins with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return gets a
-    leading ``'`` (OWASP's rule against CSV injection); numbers and other
-    text are unchanged."""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
-        return "'" + value
-    return value
-
-
-def results_csv(rooms: Sequence[Room]) -> str:
-    """:func:`results_table` as CSV text (a header line, then one line per game),
-    every text cell safe to open in a spreadsheet (:func:`safe_cell`; the names
-    as given are in :func:`saves_zip`'s ``games.json``)."""
-    table = results_table(rooms)
-    for column in table.columns:
-        table[column] = table[column].map(safe_cell)
-    return table.to_csv(index=False)
-
-
 def _seat_labels(room: Room) -> list[str]:
     """``Player 1 (X)``, ...: the seats of the room's game."""
     if room.games:
@@ -119,38 +95,56 @@ def _scores(room: Room, through_round: int | None) -> list[tuple[Any, list[float
     return out
 
 
-def standings(room: Room, through_round: int | None = None) -> Any:
+def standings(room: Room, through_round: int | None = None, *, ids: bool = False, public: bool = False) -> Any:
     """The students of ``room``, best first, ranked from 1: games ``played``
     (finished), ``won``, ``drawn``, ``lost`` and ``points`` (1 a win, 1/2 a
     draw or shared win); the tie-breaks chess uses, ``Buchholz`` (the sum of
     the opponents' points) and ``Sonneborn-Berger`` (the opponents' points
     weighted by the points scored against them: all of a beaten opponent's,
-    half of a drawn one's; an agent counts 0); then per seat (``points as
+    half of a drawn one's; an agent counts 0); then ``played by agent`` and
+    ``points by agent``: the games the agent finished in the student's seat
+    (the teacher handed it over, :meth:`~gridwidgets.rooms.Room.hand_to_agent`,
+    or removed the student mid-game) and the points the agent made there,
+    which are the agent's, not the student's: they count in none of the
+    columns before (an opponent whose seat the agent held at the end counts 0
+    in the tie-breaks, as the agent); then per seat (``points as
     Player 1 (X)``, ...) the games played and the points made in that seat,
     since who moves first matters. Students level on points and both
     tie-breaks share a rank.
 
+    Who finished a game decides: a seat handed to the agent and given back
+    before the end is the student's again. Swiss pairing
+    (:meth:`~gridwidgets.rooms.Room.points`) counts a seat's results either
+    way (it pairs seats of like results), the standings do not.
+
     Args:
         room: the room.
         through_round: the standings after this round (``None``: now).
+        ids: add the ``student id`` column after ``name`` (given at join,
+            for grades; ``""`` for none): the teacher's CSV only
+            (:func:`~gridwidgets.rooms.exports.standings_csv`), never a page.
+        public: name each student as the projector does
+            (:meth:`~gridwidgets.rooms.Room.public_name`: ``"Seat 3"`` unless
+            the teacher chose names, :attr:`~gridwidgets.rooms.Room.projector_names`).
 
     Returns:
         a :class:`pandas.DataFrame` with the columns ``rank``, ``name``,
-        ``student id`` (given at join, for grades; ``""`` for none),
-        ``played``, ``won``, ``drawn``, ``lost``, ``points``, ``Buchholz``,
-        ``Sonneborn-Berger``, then ``played as <seat>`` and ``points as
-        <seat>`` for each seat; one row per student (an agent's seat is not a
-        student).
+        (``student id``), ``played``, ``won``, ``drawn``, ``lost``, ``points``, ``Buchholz``,
+        ``Sonneborn-Berger``, ``played by agent``, ``points by agent``, then
+        ``played as <seat>`` and ``points as <seat>`` for each seat; one row
+        per student (an agent's seat is not a student).
     """
     import pandas as pd
 
     seats = _seat_labels(room)
     by_seat = [c for label in seats for c in (f"played as {label}", f"points as {label}")]
     columns = ["name", "student id", "played", "won", "drawn", "lost", "points", "Buchholz", "Sonneborn-Berger",
-               *by_seat]
-    table = {t: dict.fromkeys(columns, 0) | {"name": s.name, "student id": s.student_id} for t, s in room.seats.items()}
+               "played by agent", "points by agent", *by_seat]
+    table = {t: dict.fromkeys(columns, 0) | {"name": room.public_name(t) if public else s.name,
+                                             "student id": s.student_id} for t, s in room.seats.items()}
     for row in table.values():
-        for column in ("points", "Buchholz", "Sonneborn-Berger", *(f"points as {label}" for label in seats)):
+        for column in ("points", "Buchholz", "Sonneborn-Berger", "points by agent",
+                       *(f"points as {label}" for label in seats)):
             row[column] = 0.0
     games = _scores(room, through_round)
     for rg, points in games:
@@ -158,6 +152,10 @@ def standings(room: Room, through_round: int | None = None) -> Any:
             if token == AGENT or token not in table:
                 continue
             row = table[token]
+            if p in rg.handed:  # the agent finished it in the student's seat: the agent's result
+                row["played by agent"] += 1
+                row["points by agent"] += points[p]
+                continue
             row["played"] += 1
             row[f"played as {seats[p]}"] += 1
             row["won" if points[p] == 1.0 else "drawn" if points[p] else "lost"] += 1
@@ -165,24 +163,31 @@ def standings(room: Room, through_round: int | None = None) -> Any:
             row[f"points as {seats[p]}"] += points[p]
     for rg, points in games:  # the tie-breaks need every student's points first
         for p, token in enumerate(rg.players):
-            if token not in table:
+            if token not in table or p in rg.handed:
                 continue
-            others = sum(table[t]["points"] for q, t in enumerate(rg.players) if q != p and t in table)
+            others = sum(table[t]["points"] for q, t in enumerate(rg.players)
+                         if q != p and t in table and q not in rg.handed)
             table[token]["Buchholz"] += others
             table[token]["Sonneborn-Berger"] += points[p] * others
     frame = pd.DataFrame(list(table.values()), columns=columns)
     keys = ["points", "Buchholz", "Sonneborn-Berger"]
-    frame = frame.sort_values([*keys, "won", "name"], ascending=[False, False, False, False, True], ignore_index=True)
+    # level students in order of name, seats in order of number ("Seat 2" before "Seat 10")
+    order = [room.seat_number(t) or 0 for t in table] if public and room.projector_names == "seat" else None
+    frame["_order"] = order if order is not None else frame["name"]
+    frame = frame.sort_values([*keys, "won", "_order"], ascending=[False, False, False, False, True],
+                              ignore_index=True).drop(columns="_order")
     level = list(zip(*(frame[k] for k in keys), strict=True))
     frame.insert(0, "rank", [1 + level.index(v) for v in level])
-    return frame
+    return frame if ids else frame.drop(columns="student id")
 
 
 def crosstable(room: Room, through_round: int | None = None) -> Any | None:
     """Who beat whom: a row and a column per student, in the order of
     :func:`standings`; a cell holds the row student's results against the
     column student, oldest first (``1`` a win, ``½`` a draw, ``0`` a loss),
-    an ``agent`` column the results against the agent.
+    an ``agent`` column the results against the agent (a seat the agent held
+    at the game's end is the agent's: its row skips the game, and its
+    opponent's result goes under ``agent``).
 
     Returns:
         a :class:`pandas.DataFrame` indexed by name, or ``None`` for a game of
@@ -199,10 +204,10 @@ def crosstable(room: Room, through_round: int | None = None) -> Any | None:
     name_of = {t: s.name for t, s in room.seats.items()}
     for rg, points in _scores(room, through_round):
         for p, token in enumerate(rg.players):
-            if token not in name_of:
+            if token not in name_of or p in rg.handed:
                 continue
             other = rg.players[1 - p]
-            column = "agent" if other == AGENT else name_of.get(other)
+            column = "agent" if other == AGENT or 1 - p in rg.handed else name_of.get(other)
             if column is None:
                 continue
             row = cells[name_of[token]]
@@ -210,15 +215,6 @@ def crosstable(room: Room, through_round: int | None = None) -> Any | None:
     frame = pd.DataFrame([cells[name] for name in order], index=order, columns=columns)
     frame.index.name = "name"
     return frame if frame["agent"].astype(bool).any() else frame.drop(columns="agent")
-
-
-def standings_csv(room: Room) -> str:
-    """:func:`standings` as CSV text, one line per student, every text cell
-    safe to open in a spreadsheet (:func:`safe_cell`)."""
-    table = standings(room)
-    for column in ("name", "student id"):
-        table[column] = table[column].map(safe_cell)
-    return table.to_csv(index=False)
 
 
 #: the columns of :func:`durations` before the players' names

@@ -26,6 +26,14 @@ The teacher's token is exchanged once for an HTTP-only session cookie
 browser on to ``/teacher``, so the token leaves the address bar. A websocket
 from another site's page is refused (its ``Origin``).
 
+A student's device keeps its seat in an HTTP-only cookie per room
+(``gw-seat-<ROOM>``, :data:`SEAT_COOKIE`): the seat's page posts its seat to
+``/seat`` once it is seated (a page is drawn over its websocket, which cannot
+set a cookie), and the server reads the cookie again from the websocket of
+any page the device opens later (:func:`page_info`), so opening the room's
+address lands in the same seat. ``/seat/forget?room=ROOM`` lets the seat go
+on that device (a shared computer).
+
 Needs the ``rooms`` extra: ``pip install 'gridwidgets[rooms]'`` (Solara).
 """
 
@@ -40,7 +48,7 @@ import sys
 import threading
 import time
 from collections import OrderedDict, deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from http import cookies as http_cookies
 from pathlib import Path
 from typing import Any
@@ -50,6 +58,7 @@ from .model import PAIRINGS, Room, RoomError, Rooms
 from .store import Store, StoreError
 
 __all__ = [
+    "SEAT_COOKIE",
     "TEACHER_COOKIE",
     "AgentRunner",
     "PageQueue",
@@ -91,6 +100,10 @@ CULL_TIMEOUT = "30s"
 TEACHER_COOKIE = "gw_teacher"
 #: hours a teacher's session cookie lasts in the browser
 SESSION_HOURS = 12
+#: a student's seat cookie, one per room: this prefix and the room's code (HTTP-only)
+SEAT_COOKIE = "gw-seat-"
+#: hours a device keeps its seat (a school day: a shared computer forgets it by the next)
+SEAT_HOURS = 12
 
 
 def current_rooms() -> Rooms:
@@ -112,11 +125,14 @@ def students_address() -> str:
 # -- what the server knows of each page's connection --------------------------------------------
 @dataclass
 class PageInfo:
-    """What the server saw of a page's connection: the device's address, and
-    whether it holds a live teacher's session (its cookie, read on the server)."""
+    """What the server saw of a page's connection: the device's address,
+    whether it holds a live teacher's session (its cookie, read on the server),
+    and the seats the device keeps (``{room code: seat token}``, from its seat
+    cookies, :data:`SEAT_COOKIE`; unchecked: the page checks them in its room)."""
 
     address: str | None
     teacher_session: str | None
+    seats: dict[str, str] = field(default_factory=dict)
 
 
 _PAGES: OrderedDict[str, PageInfo] = OrderedDict()
@@ -409,8 +425,10 @@ class RoomsApp:
             if "/api/kernels/" in path and path.endswith("/channels"):
                 kernel_id = path.split("/api/kernels/", 1)[1].split("/", 1)[0]
                 client = scope.get("client")
-                _remember_page(kernel_id, PageInfo(client[0] if client else None,
-                                                   _cookies(scope).get(TEACHER_COOKIE)))
+                jar = _cookies(scope)
+                seats = {k[len(SEAT_COOKIE):]: v for k, v in jar.items() if k.startswith(SEAT_COOKIE)}
+                _remember_page(kernel_id, PageInfo(client[0] if client else None, jar.get(TEACHER_COOKIE),
+                                                   dict(list(seats.items())[:40])))
             await self.app(scope, receive, send)
             return
         if scope["type"] != "http":
@@ -419,6 +437,12 @@ class RoomsApp:
         path = scope.get("path", "")
         if path in ("/teacher", "/teacher/") and b"token=" in scope.get("query_string", b""):
             await self._exchange(scope, send)
+            return
+        if path == "/seat":
+            await self._keep_seat(scope, receive, send)
+            return
+        if path == "/seat/forget":
+            await self._forget_seat(scope, send)
             return
         client = scope.get("client")
         if path.startswith("/resourcez") and not (client and _is_ip(client[0])
@@ -453,6 +477,50 @@ class RoomsApp:
             cookie = (f"{TEACHER_COOKIE}={session}; HttpOnly; SameSite=Strict; Path=/; "
                       f"Max-Age={SESSION_HOURS * 3600}")
             headers.append((b"set-cookie", cookie.encode("latin-1")))
+        await send({"type": "http.response.start", "status": 303, "headers": headers})
+        await send({"type": "http.response.body", "body": b""})
+
+
+    async def _keep_seat(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        """``POST /seat`` (``room=CODE&seat=TOKEN``, from the seat's own page):
+        the device keeps that seat in an HTTP-only cookie (204); a seat that is
+        not one of that room's, another site's page or another method get no
+        cookie (403)."""
+        body, more = b"", True
+        while more and len(body) <= 1024:
+            message = await receive()
+            if message.get("type") != "http.request":
+                return
+            body += message.get("body", b"")
+            more = bool(message.get("more_body"))
+        origin, host = _header(scope, b"origin"), _header(scope, b"host")
+        fields = parse_qs(body[:1024].decode("latin-1"), max_num_fields=4)
+        code, token = (fields.get("room") or [""])[0], (fields.get("seat") or [""])[0]
+        headers = [(b"cache-control", b"no-store"), *_SECURITY_HEADERS]
+        status = 403
+        try:
+            room = self.rooms.room(code) if code else None
+        except RoomError:
+            room = None
+        if (scope.get("method") == "POST" and not more and room is not None and token in room.seats
+                and (not origin or (host and urlsplit(origin).netloc.lower() == host.lower()))):
+            status = 204
+            cookie = (f"{SEAT_COOKIE}{room.code}={token}; HttpOnly; SameSite=Lax; Path=/; "
+                      f"Max-Age={SEAT_HOURS * 3600}")
+            headers.append((b"set-cookie", cookie.encode("latin-1")))
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": b""})
+
+    async def _forget_seat(self, scope: dict[str, Any], send: Any) -> None:
+        """``/seat/forget?room=CODE``: this device lets its seat in that room go
+        (the cookie is cleared), and opens the room's join form."""
+        raw = scope.get("query_string", b"")[:256].decode("latin-1")
+        code = "".join(ch for ch in (parse_qs(raw).get("room") or [""])[0].upper() if ch.isalnum())[:12]
+        headers = [(b"location", f"/?room={code}".encode("latin-1") if code else b"/"),
+                   (b"cache-control", b"no-store"), *_SECURITY_HEADERS]
+        if code:
+            headers.append((b"set-cookie", f"{SEAT_COOKIE}{code}=; HttpOnly; SameSite=Lax; Path=/; Max-Age=0"
+                            .encode("latin-1")))
         await send({"type": "http.response.start", "status": 303, "headers": headers})
         await send({"type": "http.response.body", "body": b""})
 

@@ -3,14 +3,16 @@ next to the server, so that a class survives a restart of the server.
 
 Tables: ``settings`` (the server's teacher token, whether the class ended),
 ``rooms`` (the game, board and pairing a teacher chose, the teacher's token,
-paused, the round, closed), ``seats`` (a student's display name and seat
-token, removed by the teacher or not), ``games`` (the players of each game,
+paused, the round, closed, who the projector names: schema 6), ``seats`` (a
+student's display name and seat token, removed by the teacher or not, and the
+seat's code for getting it back on another device: schema 6), ``games`` (the players of each game,
 seat tokens or the agent, the seats the teacher handed to the agent, and the
 game's save file, :meth:`~gridwidgets.core.Game.to_json`, plus any hidden
 submissions still pending, which a save file leaves out; when it started and
 when it was last saved, in seconds since the epoch: schema 5) and
 ``teacher_sessions`` (digests of the teacher's session cookies), ``polls``
-and ``poll_answers`` (each class poll's position, player, state and analysis,
+and ``poll_answers`` (each class poll's position, player, state, analysis
+and whether its answers are shown live, schema 6,
 and every answer given, changes included: :mod:`gridwidgets.rooms.polls`),
 ``exercise_sets`` and ``exercise_answers`` (a set given to a room, and every
 answer a student gave in it: who, which exercise, which move, right or wrong,
@@ -50,7 +52,7 @@ __all__ = ["APPLICATION_ID", "SCHEMA_VERSION", "Store", "StoreError", "backup"]
 #: ``PRAGMA application_id`` of a rooms database ("gwRm"): another program's SQLite file is told apart
 APPLICATION_ID = 0x6777526D
 #: the schema this version writes (``PRAGMA user_version``); 1 was the first, with no application id
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 #: seconds between two checkpoints while the class is being written
 CHECKPOINT_EVERY = 30.0
 _HEADER = b"SQLite format 3\x00"
@@ -71,7 +73,8 @@ CREATE TABLE IF NOT EXISTS rooms (
     paused INTEGER NOT NULL DEFAULT 0,
     round INTEGER NOT NULL DEFAULT 1,
     created REAL NOT NULL,
-    closed INTEGER NOT NULL DEFAULT 0
+    closed INTEGER NOT NULL DEFAULT 0,
+    projector_names TEXT NOT NULL DEFAULT 'seat'
 );
 CREATE TABLE IF NOT EXISTS seats (
     token TEXT PRIMARY KEY,
@@ -79,7 +82,8 @@ CREATE TABLE IF NOT EXISTS seats (
     name TEXT NOT NULL,
     joined REAL NOT NULL,
     removed INTEGER NOT NULL DEFAULT 0,
-    student_id TEXT NOT NULL DEFAULT ''
+    student_id TEXT NOT NULL DEFAULT '',
+    reclaim TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE IF NOT EXISTS games (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -104,7 +108,8 @@ CREATE TABLE IF NOT EXISTS polls (
     source TEXT NOT NULL,
     opened REAL NOT NULL,
     state TEXT NOT NULL DEFAULT 'open',
-    analysis TEXT NOT NULL DEFAULT ''
+    analysis TEXT NOT NULL DEFAULT '',
+    live INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS poll_answers (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -147,6 +152,27 @@ _MIGRATE_2 = ["ALTER TABLE seats ADD COLUMN student_id TEXT NOT NULL DEFAULT ''"
 # schema 3 -> 4: the polls and exercise sets' tables, new (made by _SCHEMA's CREATE ... IF NOT EXISTS)
 #: schema 4 -> 5: when each game started (0: unknown, a game written before schema 5)
 _MIGRATE_4 = ["ALTER TABLE games ADD COLUMN started REAL NOT NULL DEFAULT 0"]
+#: schema 5 -> 6: who the projector names (a seat number by default); a seat's code for getting it back on
+#: another device ('': none yet, the rooms give one on loading); a poll's answers shown live or not (below); and
+#: the rounds of a round pairing's room counted from 1 (:func:`_first_round_is_one`)
+_MIGRATE_5 = ["ALTER TABLE rooms ADD COLUMN projector_names TEXT NOT NULL DEFAULT 'seat'",
+              "ALTER TABLE seats ADD COLUMN reclaim TEXT NOT NULL DEFAULT ''"]
+#: the same for the polls table, which a schema before 4 does not have yet (it is made whole by _SCHEMA)
+_MIGRATE_5_POLLS = ["ALTER TABLE polls ADD COLUMN live INTEGER NOT NULL DEFAULT 0"]
+
+
+def _first_round_is_one(db: sqlite3.Connection) -> None:
+    """Schema 5 -> 6: before schema 6 a round pairing's room ("round-robin",
+    "swiss") opened in round 1 and its teacher's first Next round played round
+    2; now it opens in round 0 and the first round played is round 1. Each
+    such room with no game in round 1 (none started before its first round)
+    has its round and its games' rounds counted one lower."""
+    codes = [row[0] for row in db.execute(
+        "SELECT code FROM rooms WHERE pairing IN ('round-robin', 'swiss') "
+        "AND code NOT IN (SELECT room FROM games WHERE round <= 1)")]
+    for code in codes:
+        db.execute("UPDATE rooms SET round = round - 1 WHERE code = ?", (code,))
+        db.execute("UPDATE games SET round = round - 1 WHERE room = ?", (code,))
 
 
 class StoreError(ValueError):
@@ -293,6 +319,13 @@ class Store:
                 if version <= 4:
                     for sql in _MIGRATE_4:
                         db.execute(sql)
+                if version <= 5:
+                    for sql in _MIGRATE_5:
+                        db.execute(sql)
+                    if db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'polls'").fetchone():
+                        for sql in _MIGRATE_5_POLLS:
+                            db.execute(sql)
+                    _first_round_is_one(db)
                 db.execute(f"PRAGMA application_id={APPLICATION_ID}")
                 db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
                 db.execute("COMMIT")
@@ -346,15 +379,21 @@ class Store:
             self._write("INSERT INTO settings (key, value) VALUES (?, ?) "
                         "ON CONFLICT(key) DO UPDATE SET value = excluded.value", (key, str(value)))
 
-    def add_room(self, code: str, game: str, board: str, pairing: str, agent: str, teacher_token: str) -> None:
-        """Record a new room (round 1, not paused, open)."""
-        self._write("INSERT INTO rooms (code, game, board, pairing, agent, teacher_token, created) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?)", (code, game, board, pairing, agent, teacher_token, self.clock()))
+    def add_room(self, code: str, game: str, board: str, pairing: str, agent: str, teacher_token: str,
+                 round: int = 1) -> None:
+        """Record a new room (in ``round``: 0 for a room whose first round the teacher starts; not paused, open)."""
+        self._write("INSERT INTO rooms (code, game, board, pairing, agent, teacher_token, created, round) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (code, game, board, pairing, agent, teacher_token, self.clock(), int(round)))
 
     def set_room(self, code: str, *, paused: bool, round: int, closed: bool = False) -> None:
         """Record a room's pause, round and whether it is closed."""
         self._write("UPDATE rooms SET paused = ?, round = ?, closed = ? WHERE code = ?",
                     (int(paused), int(round), int(closed), code))
+
+    def set_projector_names(self, code: str, names: str) -> None:
+        """Record who a room's projector names: ``"seat"`` (a seat number) or ``"name"``."""
+        self._write("UPDATE rooms SET projector_names = ? WHERE code = ?", (str(names), code))
 
     def set_teacher_token(self, old: str, new: str) -> None:
         """Give every room of the teacher token ``old`` the token ``new``, and make
@@ -371,10 +410,15 @@ class Store:
                 self._db.execute("ROLLBACK")
                 raise
 
-    def add_seat(self, token: str, room: str, name: str, student_id: str = "") -> None:
-        """Record a student's seat in a room (``student_id``: given at join for grades, or ``""``)."""
-        self._write("INSERT INTO seats (token, room, name, joined, student_id) VALUES (?, ?, ?, ?, ?)",
-                    (token, room, name, self.clock(), student_id))
+    def add_seat(self, token: str, room: str, name: str, student_id: str = "", reclaim: str = "") -> None:
+        """Record a student's seat in a room (``student_id``: given at join for grades, or ``""``;
+        ``reclaim``: the seat's code for getting it back on another device)."""
+        self._write("INSERT INTO seats (token, room, name, joined, student_id, reclaim) VALUES (?, ?, ?, ?, ?, ?)",
+                    (token, room, name, self.clock(), student_id, reclaim))
+
+    def set_reclaim(self, token: str, code: str) -> None:
+        """Record a seat's code for getting it back on another device (a seat of a schema before 6 gets one)."""
+        self._write("UPDATE seats SET reclaim = ? WHERE token = ?", (code, token))
 
     def set_seat(self, token: str, *, name: str, removed: bool) -> None:
         """Record a seat's display name and whether the teacher removed it."""
@@ -407,10 +451,14 @@ class Store:
         self._write("UPDATE games SET handed = ? WHERE id = ?", (json.dumps(sorted(handed)), int(game_id)))
 
     # -- polls and exercise sets ----------------------------------------------------------------
-    def add_poll(self, room: str, save: str, player: int, source: str) -> int:
-        """Record a new poll of a room (open); return its id."""
-        return self._write("INSERT INTO polls (room, save, player, source, opened) VALUES (?, ?, ?, ?, ?)",
-                           (room, save, int(player), source, self.clock()))
+    def add_poll(self, room: str, save: str, player: int, source: str, *, live: bool = False) -> int:
+        """Record a new poll of a room (open; ``live``: its answers shown while it is open); return its id."""
+        return self._write("INSERT INTO polls (room, save, player, source, opened, live) VALUES (?, ?, ?, ?, ?, ?)",
+                           (room, save, int(player), source, self.clock(), int(bool(live))))
+
+    def set_poll_live(self, poll_id: int, live: bool) -> None:
+        """Record whether a poll's answers are shown while it is open."""
+        self._write("UPDATE polls SET live = ? WHERE id = ?", (int(bool(live)), int(poll_id)))
 
     def set_poll(self, poll_id: int, state: str, analysis: dict[str, Any] | None = None) -> None:
         """Record a poll's state (and its analysis, once computed)."""

@@ -544,7 +544,7 @@ class GameWidget(anywidget.AnyWidget):
             return False
         with g.lock:  # the checks and the move as one change: no other thread moves in between
             if version is not None and version != g.version:
-                self._say("Refused: the board changed before that click arrived; try again.")
+                self._say("Refused: the board changed before that move arrived; try again.")
                 return False
             # a page plays for its people only: not for an agent's seat, nor another page's
             seat = player if player is not None else g.current_player

@@ -279,14 +279,32 @@ export class BoardView implements Board, HintHost {
   }
 
   private fitLabels(): void {
-    if (!this.labelEls.length || !this.svg) return;
+    if (!this.svg) return;
     const shown = this.svg.getBoundingClientRect().width;
     if (!(shown > 0) || !(this.viewW > 0)) return;
     const scale = shown / this.viewW;
-    const fs = Math.min(this.labelRoom, Math.max(this.labelFs, MIN_LABEL_PX / scale));
+    // the board's scale, for text drawn later in the board (a field's name: `.gw-region-label`)
+    this.svg.style.setProperty("--gw-board-scale", scale.toFixed(4));
+    if (!this.labelEls.length) return;
+    // a page may ask for bigger labels (a projector: 24 px, a phone: 14 px) with --gw-min-label
+    const least = Math.max(MIN_LABEL_PX, this.askedLabelPx());
+    const fs = Math.min(this.labelRoom, Math.max(this.labelFs, least / scale));
     const value = fs.toFixed(1);
     if (this.labelEls[0]!.getAttribute("font-size") === value) return;
     for (const t of this.labelEls) t.setAttribute("font-size", value);
+  }
+
+  /** The least label size the page asks for (`--gw-min-label`, any CSS length), in CSS px; 0: none. */
+  private askedLabelPx(): number {
+    const raw = getComputedStyle(this.el).getPropertyValue("--gw-min-label").trim();
+    if (!raw) return 0;
+    if (/^[0-9.]+px$/.test(raw)) return parseFloat(raw);
+    const probe = document.createElement("span");  // a length such as min(100vh / 45, ...): measured
+    probe.style.cssText = "position:absolute;visibility:hidden;height:0;width:var(--gw-min-label)";
+    this.el.appendChild(probe);
+    const px = probe.getBoundingClientRect().width;
+    probe.remove();
+    return Number.isFinite(px) ? px : 0;
   }
 
   /** Stop watching the board's size (the view is gone). */

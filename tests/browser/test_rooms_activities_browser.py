@@ -59,16 +59,24 @@ def test_a_poll_answered_on_three_devices_shows_as_a_heat_map_and_is_revealed(br
         assert hint_of(bob, "B2") is None  # Bob's board shows his own answer only
         assert hint_of(ann, "C3") is None and hint_of(ann, "B2") == "✓"  # and nothing of the others'
         teacher.wait_for_function("document.querySelector('.gw-poll-count')?.textContent.startsWith('3 of 3')")
+        projector = teacher.context.new_page()
+        projector.goto(server.base + "/projector")
+        projector.locator(".gw-poll").wait_for()
+        # open: neither screen shows a count per move nor a list, only "3 of 3 answered" (nobody copies the majority)
+        for page in (teacher, projector):
+            page.locator(".gw-poll-hidden").wait_for()
+            assert page.locator(".gw-poll-count").inner_text().startswith("3 of 3")
+            assert page.locator(".gw-poll-table").count() == 0
+            assert hint_of(page, "C3", ".gw-poll") is None and hint_of(page, "B2", ".gw-poll") is None
+        assert "Ann" not in projector.locator(".gw-poll").inner_text()  # the source's names: the teacher's page only
+        teacher.locator(".gw-poll-live").click()  # the teacher's choice: the answers live, on both screens
+        wait_hint(projector, "C3", "2", root=".gw-poll")
         wait_hint(teacher, "C3", "2", root=".gw-poll")
         assert hint_of(teacher, "B2", ".gw-poll") == "1"
         table = teacher.locator(".gw-poll-table").inner_text()
         assert "Ann" not in table and "Bob" not in table  # names hidden by default
         teacher.locator(".gw-poll-names").click()
         teacher.wait_for_function("document.querySelector('.gw-poll-table')?.textContent.includes('Ann')")
-        projector = teacher.context.new_page()
-        projector.goto(server.base + "/projector")
-        projector.locator(".gw-poll").wait_for()
-        wait_hint(projector, "C3", "2", root=".gw-poll")
         assert projector.locator(".gw-reveal-poll").count() == 0 and "Ann" not in projector.locator(
             ".gw-poll-table").inner_text()
         teacher.locator(".gw-close-poll").click()

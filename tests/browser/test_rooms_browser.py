@@ -265,7 +265,7 @@ def test_a_swiss_tournament_of_two_rounds_on_four_devices_has_standings_after_ea
         pages = [join(browser, server, code, name) for name in ("Ann", "Bob", "Cy", "Dee")]
         teacher = teacher_page(browser, server)
         status = '[data-game="gridlock"] [data-role="status"]'
-        for rnd in (2, 3):  # the room opens in round 1, with nobody playing before the teacher starts one
+        for rnd in (1, 2):  # the first round the teacher starts is round 1 (nobody plays before it)
             teacher.get_by_role("button", name="Next round").click()
             for page in pages:
                 page.locator(".gw-seat-name").filter(has_text=f"round {rnd}").wait_for()
@@ -356,6 +356,70 @@ def test_a_reloaded_page_comes_back_to_its_seat_and_a_restarted_server_has_every
         server.stop()
 
 
+def test_a_closed_page_gets_its_seat_back_from_the_rooms_address_and_another_device_with_the_seat_code(
+        browser, tmp_path):
+    shots = tmp_path / "shots"
+    with RoomsServer(tmp_path / "class.sqlite", game="gridlock", board="4x4") as server:
+        code, ann, bob, teacher = pair_and_teacher(browser, server)
+        ann.locator('[data-gw-seat-kept="yes"]').wait_for(state="attached")  # the device keeps the seat
+        seat_code = ann.locator("b.gw-seat-code").inner_text()
+        assert re.fullmatch(r"[A-HJKMNP-Z2-9]{3}-[A-HJKMNP-Z2-9]{3}", seat_code), seat_code
+        ann.screenshot(path=str(shots / "seat.png"))
+        ann.locator('[data-game="gridlock"] [data-cell="B2"]').click()
+        wait_version(bob, "gridlock", 1)
+        device = ann.context
+        ann.close()  # the tab is closed
+        again = device.new_page()
+        again.goto(f"{server.base}/?room={code}")  # the room's address (the QR code's), no seat in it
+        again.locator(".gw-seat-name").filter(has_text="Ann").wait_for()
+        wait_version(again, "gridlock", 1)  # the same seat, the same game
+        assert "seat=" not in again.url
+        again.close()
+        typed = device.new_page()  # the bare address, typed: the join form offers the seat in one tap
+        typed.goto(server.base + "/")
+        typed.locator(".gw-back-to-seat").filter(has_text=f"Ann in room {code}").click()
+        wait_version(typed, "gridlock", 1)
+        typed.close()
+        by_name = device.new_page()  # or the code and her own name again, on this device: her seat, not a refusal
+        by_name.goto(server.base + "/")
+        by_name.locator(".gw-join-code input").fill(code)
+        by_name.locator(".gw-join-name input").fill("ann")
+        by_name.locator(".gw-join").click()
+        by_name.locator(".gw-seat-name").filter(has_text="Ann").wait_for()
+        wait_version(by_name, "gridlock", 1)
+        # another device: her name is taken, and says how to get the seat back
+        phone = browser.browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+        phone.set_default_timeout(30_000)
+        page = phone.new_page()
+        page.goto(f"{server.base}/?room={code}")
+        page.locator(".gw-join-name input").fill("ann")
+        page.locator(".gw-join").click()
+        page.locator(".gw-join-error").filter(has_text="That name is taken in this room").wait_for()
+        assert "use your seat code" in page.locator(".gw-join-error").inner_text()
+        page.screenshot(path=str(shots / "taken.png"))
+        page.locator(".gw-have-code").click()
+        assert page.locator(".gw-join-code input").input_value() == code
+        page.locator(".gw-reclaim-code input").fill(seat_code.lower().replace("-", " "))
+        page.screenshot(path=str(shots / "reclaim.png"))
+        page.locator(".gw-reclaim").click()
+        page.wait_for_function("location.search.includes('seat=')")
+        page.locator(".gw-seat-name").filter(has_text="Ann").wait_for()
+        wait_version(page, "gridlock", 1)
+        bob.locator('[data-game="gridlock"] [data-cell="D4"]').click()
+        wait_version(page, "gridlock", 2)
+        page.locator('[data-game="gridlock"] [data-cell="A1"]').tap()  # she plays on from the phone
+        wait_version(bob, "gridlock", 3)
+        # the teacher reads the same code from the seat's row; the record is one
+        teacher.locator(".gw-seats-toggle").click()
+        row = teacher.locator(".gw-seat-row").filter(has_text="Ann")
+        row.locator(".gw-show-seat-code").click()
+        assert seat_code in row.locator(".gw-seat-code").inner_text()
+        teacher.screenshot(path=str(shots / "teacher.png"), full_page=True)
+        standings = download_standings(teacher)
+        assert len(standings) == 3 and sum(",Ann," in line for line in standings) == 1
+        assert teacher.locator(".gw-room-game").count() == 1
+
+
 def test_the_teacher_pauses_the_room_and_a_students_click_waits(browser, tmp_path):
     with RoomsServer(tmp_path / "class.sqlite", game="gridlock", board="4x4") as server:
         _code, ann, _bob, teacher = pair_and_teacher(browser, server)
@@ -364,9 +428,8 @@ def test_the_teacher_pauses_the_room_and_a_students_click_waits(browser, tmp_pat
         wait_version(ann, "gridlock", 0)
         ann.locator('[data-game="gridlock"] [data-cell="B2"]').click()
         ann.locator('[data-game="gridlock"] [data-role="message"]').filter(has_text="paused").wait_for()
-        # the teacher's page redraws on its next look at the room (every 0.5 s)
-        teacher.locator(".gw-pause").filter(has_text=re.compile("Resume", re.I)).wait_for(timeout=10_000)
-        teacher.locator(".gw-pause").click()
+        # the teacher's page redraws at the room's push: Resume is the button that acts now
+        teacher.locator(".gw-resume:not([disabled])").click()
         ann.locator(".gw-paused").wait_for(state="detached")
         ann.locator('[data-game="gridlock"] [data-cell="B2"]').click()
         wait_version(ann, "gridlock", 1)
@@ -453,8 +516,7 @@ def test_a_stalled_page_after_a_flood_slows_nobody_and_shows_the_game_when_it_wa
             # the teacher's Pause reaches Ann, and her click is refused
             teacher.locator(".gw-room-panel .gw-pause").click()
             ann.locator(".gw-paused").wait_for(timeout=5_000)
-            teacher.locator(".gw-pause").filter(has_text=re.compile("Resume", re.I)).wait_for(timeout=10_000)
-            teacher.locator(".gw-pause").click()
+            teacher.locator(".gw-resume:not([disabled])").click()
             ann.locator(".gw-paused").wait_for(state="detached", timeout=5_000)
         finally:
             laptop.resume()
@@ -487,7 +549,9 @@ def test_the_teacher_token_leaves_the_address_and_the_projector_view_has_no_cont
         labels = [b.strip().lower() for b in projector.locator("button").all_inner_texts()]
         assert labels == ["show results"], labels  # nothing that changes the class
         ann.locator('[data-game="gridlock"] [data-cell="B2"]').click()
-        projector.locator(".gw-room-game").filter(has_text="to move: Bob").wait_for(timeout=10_000)  # live
+        # live; the projector names seats, not students (Names on the projector is off by default)
+        projector.locator(".gw-room-game").filter(has_text="to move: Seat 2").wait_for(timeout=10_000)
+        assert "Seat 1 vs Seat 2" in projector.locator(".gw-room-game").first.inner_text()
         # another device without the cookie: neither page
         stranger = browser.browser.new_context().new_page()
         for path in ("/teacher", "/projector", "/teacher?token=%C3%A9", "/teacher?token=" + "A" * 5000):
@@ -496,6 +560,44 @@ def test_the_teacher_token_leaves_the_address_and_the_projector_view_has_no_cont
             text = stranger.locator("body").inner_text()
             assert "Traceback" not in text and ".py" not in text
             assert stranger.locator(".gw-room-game").count() == 0 and "token" not in stranger.url.split("?")[0]
+
+
+def test_no_student_id_on_any_page_and_the_projector_ranks_seats_until_the_teacher_shows_names(browser, tmp_path):
+    with RoomsServer(tmp_path / "class.sqlite", game="gridlock", board="4x4") as server:
+        (code,) = server.codes
+        ids = {"Ann": "s1001", "Bob": "s2002"}
+
+        pages = {}
+        for name, sid in ids.items():
+            ctx = browser.browser.new_context(viewport={"width": 1280, "height": 720})
+            page = ctx.new_page()
+            page.goto(server.base + "/")
+            page.locator(".gw-join-code input").fill(code)
+            page.locator(".gw-join-name input").fill(name)
+            page.locator(".gw-join-id input").fill(sid)
+            page.locator(".gw-join").click()
+            page.locator(".gw-seat-name").wait_for()
+            pages[name] = page
+        assert "seat 1" in pages["Ann"].locator(".gw-seat-name").inner_text()  # how the projector names Ann
+        teacher = teacher_page(browser, server)
+        teacher.locator(".gw-show-results").click()
+        teacher.locator(".gw-results").filter(has_text="Standings").wait_for()
+        projector = teacher.context.new_page()
+        projector.goto(server.base + "/projector")
+        projector.locator(".gw-show-results").click()
+        projector.locator(".gw-projector").filter(has_text="Seat 2").locator("table").first.wait_for()
+        for page in (teacher, projector, *pages.values()):
+            text = page.locator("body").inner_text()
+            assert not [sid for sid in ids.values() if sid in text], page.url
+        standings = projector.locator("table").first.inner_text()
+        assert "Seat 1" in standings and "Ann" not in standings and "Bob" not in standings
+        assert "Ann" in teacher.locator(".gw-results table").first.inner_text()  # the teacher's page: names
+        teacher.locator(".gw-projector-names label").click()  # Names on the projector: on
+        projector.locator("table").first.filter(has_text="Ann").wait_for(timeout=10_000)
+        projector.locator(".gw-room-game").first.filter(has_text="Ann").wait_for(timeout=10_000)
+        assert "Seat 1" not in projector.locator(".gw-room-game").first.inner_text()
+        # the teacher's file holds the ids
+        assert "s1001" in "\n".join(download_standings(teacher))
 
 
 def test_the_teacher_renames_removes_and_hands_a_seat_to_the_agent_from_the_page(browser, tmp_path):
@@ -518,8 +620,9 @@ def test_the_teacher_renames_removes_and_hands_a_seat_to_the_agent_from_the_page
         ann.locator('[data-game="gridlock"] [data-role="message"]').filter(has_text="agent plays this seat").wait_for()
         teacher.locator(".gw-room-game").first.get_by_role("button", name="Ann plays again").click()
         ann.locator(".gw-handed").wait_for(state="detached", timeout=10_000)
-        # Robert leaves: removed, his game goes on with the agent
+        # Robert leaves: removed (once the teacher confirms), his game goes on with the agent
         teacher.locator(".gw-seat-row").filter(has_text="Robert").get_by_role("button", name="Remove").click()
+        teacher.locator(".gw-seat-row").filter(has_text="Robert").locator(".gw-remove-confirm").click()
         bob.get_by_text("took this seat out of the room").first.wait_for(timeout=10_000)
         assert bob.locator("[data-game]").count() == 0
         teacher.locator(".gw-room-game").first.filter(has_text="Robert (agent)").wait_for(timeout=10_000)

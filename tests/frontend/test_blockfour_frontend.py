@@ -199,10 +199,10 @@ def test_bf_board_has_nine_fields_and_the_panel(bf):
     expect(col(page, 1, "table")).to_have_text("none")
     expect(row(page, 0)).to_have_class(has_class("is-current"))
     expect(row(page, 0)).to_have_attribute("data-mark", "turn")
-    # both are still to bid (BF-5); X bids first at this screen
+    # both are still to bid, at the same time (BF-5): nobody bids "next" (X bids first at this screen, BF-13)
     expect(row(page, 1)).to_have_attribute("data-mark", "turn")
     expect(col(page, 0, "status")).to_have_text("to bid")
-    expect(col(page, 1, "status")).to_have_text("to bid next")
+    expect(col(page, 1, "status")).to_have_text("to bid")
     # the bidder's hand as cards to pick, in card order, each with its number and shape
     hand0 = hand_card(page, 0)
     expect(hand0).to_have_count(3)

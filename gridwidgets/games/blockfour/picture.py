@@ -52,7 +52,7 @@ class BlockFourPicture:
             if over:
                 status = "draw" if draw else "winner" if p in g.winners else ""
             elif g.phase == "bid":
-                status = f"{name} has bid" if pending[p] else "to bid" if g.current_player == p else "to bid next"
+                status = f"{name} has bid" if pending[p] else "to bid"  # both at once (BF-5): nobody bids "next"
             elif g.phase == "place":
                 status = f"places {to_place[1]}" if to_place and to_place[0] == p else "waiting"
             else:

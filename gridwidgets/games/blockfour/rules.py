@@ -28,7 +28,7 @@ import numpy as np
 from ...core.errors import IllegalMoveError, InvalidMoveError, shorten
 from ...core.game import Game
 from ...core.gametype import Chance, Dynamics, GameType, Information, MoveKind
-from ...core.notation import Cell, cell_name, parse_cell
+from ...core.notation import Cell, cell_name, count_of, parse_cell
 from .knowledge import BlockFourKnowledge
 from .picture import BlockFourPicture
 from .view import BlockFourView
@@ -236,6 +236,7 @@ class BlockFour(BlockFourKnowledge, BlockFourPicture, BlockFourView, Game):
     turn_rule = "BF-6"
     final_rule = "BF-13"
     secrecy_rule = "BF-5"
+    simultaneous_words = ("bid", "has bid", "bid")
     #: the bid as a matrix game (bids.py beside it), served as gridwidgets.analysis.<name>
     analysis_tools: ClassVar[dict[str, Any]] = {
         name: f"gridwidgets.games.blockfour.bids:{name}"
@@ -664,9 +665,10 @@ class BlockFour(BlockFourKnowledge, BlockFourPicture, BlockFourView, Game):
         numbers = []
         for text, key, top in ((turn_text, "turn", 10**6), (stall_text, "stall", STALL_TURNS)):
             head, eq, digits = text.partition("=")
-            if head != key or not eq or not digits.isdigit() or len(digits) > 7 or int(digits) > top:
-                raise ValueError(f"{shorten(text)} is not {key}=N with N up to {top} (BF-11)")
-            numbers.append(int(digits))
+            number = count_of(digits, 7)
+            if head != key or not eq or number is None or number > top:
+                raise ValueError(f"{shorten(text)} is not {key}=N with N up to {top} in the digits 0-9 (BF-11)")
+            numbers.append(number)
         turn, stall = numbers
         if turn < 1:
             raise ValueError("turns are numbered from 1 (BF-10)")

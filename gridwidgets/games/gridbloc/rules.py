@@ -28,7 +28,7 @@ from ...core.errors import IllegalMoveError, InvalidMoveError, shorten
 from ...core.game import Game
 from ...core.gametype import GameType, MoveKind
 from ...core.moves import CellMove
-from ...core.notation import Cell, cell_name, parse_cell
+from ...core.notation import Cell, cell_name, count_of, parse_cell
 from .knowledge import GridBlocKnowledge
 from .picture import GridBlocPicture
 from .view import GridBlocView
@@ -716,9 +716,10 @@ class GridBloc(GridBlocKnowledge, GridBlocPicture, GridBlocView, Game):
                 raise ValueError(f"{shorten(text)} is not {key}=...: the fields are {', '.join(keys)}, in this "
                                  "order (GB-8)")
             values[key] = value
-        if not size_text.isdigit() or len(size_text) > 2 or not MIN_SIZE <= int(size_text) <= MAX_SIZE:
+        size = count_of(size_text, 2)
+        if size is None or not MIN_SIZE <= size <= MAX_SIZE:
             raise ValueError(f"the size is {MIN_SIZE} to {MAX_SIZE}, not {shorten(size_text)} (GB-1)")
-        n = int(size_text)
+        n = size
         rows = tiles_text.split("/")
         if len(rows) != n or any(len(row) != n for row in rows) or not set(tiles_text) <= set("#+./"):
             raise ValueError(f"a {n}x{n} board is {n} rows of {n} tiles separated by '/': '#' a hole, '+' "
@@ -770,7 +771,7 @@ class GridBloc(GridBlocKnowledge, GridBlocPicture, GridBlocView, Game):
         if round_text not in ("1", "2"):
             raise ValueError(f"the round is 1 or 2, not {shorten(round_text)} (GB-7)")
         points = points_text.split(",")
-        if len(points) != 2 or not all(x.isdigit() and len(x) <= 4 for x in points):
+        if len(points) != 2 or any(count_of(x, 4) is None for x in points):
             raise ValueError(f"the points are those of round one's runner and round two's, like 3,0, not "
                              f"{shorten(points_text)} (GB-5)")
         first, second = (int(x) for x in points)

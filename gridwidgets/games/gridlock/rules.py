@@ -16,7 +16,7 @@ from ...core.errors import IllegalMoveError, shorten
 from ...core.game import Game
 from ...core.gametype import GameType, MoveKind
 from ...core.moves import CellMove
-from ...core.notation import Cell, cell_name, parse_cell
+from ...core.notation import Cell, cell_name, count_of, parse_cell
 from .knowledge import GridlockKnowledge
 
 __all__ = ["Gridlock"]
@@ -245,19 +245,20 @@ class Gridlock(GridlockKnowledge, Game):
             grid = [[cell.strip() or "." for cell in line.split("|")[1:-1]]
                     for line in body.splitlines() if line.count("|") >= 2]
             if not grid or any(len(row) != len(grid[0]) for row in grid):
-                raise ValueError("a Gridlock text board has rows of cells between '|', all as long")
+                raise ValueError("a Gridlock text board has rows of cells between '|', all as long (GL-1)")
             mover = None
         else:
             parts = body.split()
             if len(parts) != 3:
                 raise ValueError("a Gridlock position is 'ROWSxCOLS row/row/... X|O', e.g. "
-                                 "'4x4 ..../.X../..O./.... X'")
+                                 "'4x4 ..../.X../..O./.... X' (GL-1, GL-2)")
             size, rows_text, mover = parts
-            r, x, c = size.partition("x")
-            if not (x and r.isdigit() and c.isdigit() and len(r) <= 3 and len(c) <= 3):
+            r_text, x, c_text = size.partition("x")
+            r, c = count_of(r_text, 3), count_of(c_text, 3)
+            if not x or r is None or c is None:
                 raise ValueError(f"the size is ROWSxCOLS, e.g. 4x4, not {shorten(size)} (GL-1)")
             grid = [list(row) for row in rows_text.split("/")]
-            if len(grid) != int(r) or any(len(row) != int(c) for row in grid):
+            if len(grid) != r or any(len(row) != c for row in grid):
                 raise ValueError(f"a {r}x{c} board has {r} rows of {c} cells, separated by '/' (GL-1)")
             if mover not in cls.players:
                 raise ValueError(f"the player to move is X or O, not {shorten(mover)} (GL-2)")

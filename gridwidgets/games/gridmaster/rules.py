@@ -22,7 +22,7 @@ from ...core.errors import IllegalMoveError, shorten
 from ...core.game import Game
 from ...core.gametype import GameType, MoveKind, Utility
 from ...core.moves import CellMove
-from ...core.notation import cell_name, parse_cell
+from ...core.notation import cell_name, count_of, parse_cell
 from .knowledge import GridMaster4Knowledge
 from .picture import GridMaster4Picture
 from .view import GridMaster4View
@@ -115,11 +115,11 @@ class GridMaster4(GridMaster4Knowledge, GridMaster4Picture, GridMaster4View, Gam
     def __init__(self, size: int = 20, players: int = 4, tiles: int = 100, deactivate: str = "own") -> None:
         for name, value, low, high in (("size", size, 1, MAX_SIZE), ("players", players, 1, 4)):
             if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or not low <= value <= high:
-                raise ValueError(f"{name} must be an int from {low} to {high}, got {value!r} (GM-1)")
+                raise ValueError(f"{name} must be an int from {low} to {high}, got {shorten(value)} (GM-1)")
         if not isinstance(tiles, (int, np.integer)) or isinstance(tiles, bool) or tiles < 1:
-            raise ValueError(f"tiles must be a positive int, got {tiles!r} (GM-1)")
+            raise ValueError(f"tiles must be a positive int, got {shorten(tiles)} (GM-1)")
         if deactivate not in ("own", "all"):
-            raise ValueError(f"deactivate must be 'own' or 'all', got {deactivate!r} (GM-5)")
+            raise ValueError(f"deactivate must be 'own' or 'all', got {shorten(deactivate)} (GM-5)")
         if players == 1 and tiles > size * size:
             raise ValueError(
                 f"{tiles} tiles cannot all be placed on {size * size} cells: the one-player puzzle is to place "
@@ -421,14 +421,16 @@ class GridMaster4(GridMaster4Knowledge, GridMaster4Picture, GridMaster4View, Gam
         parts = body.split()
         if len(parts) != 8:
             raise ValueError("a GridMaster4 position is 'SIZE PLAYERSp TILESt own|all row/row/... MOVER BLOCKED "
-                             "OWED', e.g. '6 2p 5t own " + "/".join([".,.,.,.,.,."] * 6) + " O - 0,0' (GM-1)")
+                             "OWED', e.g. '3 2p 4t own .,.,./.,.,./.,.,. O - 0,0' (GM-1)")
         size, players, tiles, deactivate, rows_text, mover, blocked, owed_text = parts
         numbers = []
         for text, suffix in ((size, ""), (players, "p"), (tiles, "t")):
             digits = text[: len(text) - len(suffix)] if suffix and text.endswith(suffix) else text
-            if not digits.isdigit() or len(digits) > 6:
-                raise ValueError(f"{shorten(text)} is not a count{' ending in ' + suffix if suffix else ''} (GM-1)")
-            numbers.append(int(digits))
+            number = count_of(digits, 6)
+            if number is None:
+                raise ValueError(f"{shorten(text)} is not a count in the digits 0-9"
+                                 f"{' ending in ' + suffix if suffix else ''} (GM-1)")
+            numbers.append(number)
         game = cls(size=numbers[0], players=numbers[1], tiles=numbers[2], deactivate=deactivate)
         n, k = game.size, len(game.players)
         initials = [name[0] for name in game.players]
@@ -443,12 +445,13 @@ class GridMaster4(GridMaster4Knowledge, GridMaster4Picture, GridMaster4View, Gam
                     continue
                 letter, digits = cell[:1], cell[1:]
                 q = initials.index(letter.lower()) if letter.lower() in initials else -1
-                if q < 0 or not digits.isdigit() or not 1 <= int(digits) <= game.tiles_per_player:
+                number = count_of(digits, 6)
+                if q < 0 or number is None or not 1 <= number <= game.tiles_per_player:
                     raise ValueError(f"{cell_name((r, c))} holds {shorten(cell)}: a tile is a player's initial and "
                                      f"its number 1..{game.tiles_per_player}, or '.' for an open cell (GM-1)")
                 i = r * n + c
-                game._owner[i], game._tile[i] = q, int(digits)
-                numbered[q].append(int(digits))
+                game._owner[i], game._tile[i] = q, number
+                numbered[q].append(number)
                 if letter.isupper():
                     game._active[q].add(i)
         for q, got in enumerate(numbered):
@@ -467,7 +470,7 @@ class GridMaster4(GridMaster4Knowledge, GridMaster4Picture, GridMaster4View, Gam
             raise ValueError(f"the blocked players are initials of this game's players or '-', not {shorten(blocked)} "
                              "(GM-6)")
         owed = owed_text.split(",")
-        if len(owed) != k or not all(x.isdigit() and len(x) <= 6 for x in owed):
+        if len(owed) != k or any(count_of(x, 6) is None for x in owed):
             raise ValueError(f"the free placements owed are {k} counts separated by ',', "
                              f"not {shorten(owed_text)} (GM-7)")
         game._owed = [int(x) for x in owed]

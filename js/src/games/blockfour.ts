@@ -149,6 +149,11 @@ function bidNotation(cards: string[]): string {
   return [...cards].sort((a, b) => SHAPES.indexOf(a) - SHAPES.indexOf(b)).join("");
 }
 
+/** A touch screen (no mouse to point with): its words are "tap", a placement's first tap shows it. */
+function touch(): boolean {
+  return typeof matchMedia === "function" && matchMedia("(pointer: coarse)").matches;
+}
+
 function playerName(s: GameState, p: number): string {
   return s.players[p] ?? (p === 0 ? "X" : p === 1 ? "O" : `player ${p}`);
 }
@@ -408,9 +413,12 @@ function drawBid(view: View, s: GameState, e: BfExtra): void {
   let text: string;
   if (who !== null) {
     const n = view.picked.length;
-    text = n === 2
-      ? `${playerName(s, who)}: lock the bid in, or change a card`
-      : `${playerName(s, who)} to bid: pick ${n === 0 ? "two cards" : "one more card"} from your hand`;
+    const cards = n === 0 ? "two cards" : "one more card";
+    // a page of one seat (a room's) speaks to its player; a shared screen names who bids
+    const own = s.people.length === 1;
+    if (own) text = n === 2 ? "Lock your bid in, or change a card" : `Your bid: pick ${cards} from your hand`;
+    else text = n === 2 ? `${playerName(s, who)}: lock the bid in, or change a card`
+      : `${playerName(s, who)} to bid: pick ${cards} from your hand`;
   } else if (s.current_player !== null && s.seats[s.current_player]) {
     text = `${playerName(s, s.current_player)} (agent) to bid`;
   } else {
@@ -512,7 +520,7 @@ function drawPreview(view: View, s: GameState, e: BfExtra): void {
   if (!p || who === null) {
     if (g.childElementCount) g.replaceChildren();
     for (const a of ["data-move", "data-legal"]) setAttr(g, a, null);
-    setText(view.placeNote, who === null ? "" : "Point at the board to place the shape.");
+    setText(view.placeNote, who === null ? "" : touch() ? "Tap the board to see the shape there." : "Point at the board to place the shape.");
     view.placeNote.className = "bf-prev-note";
     return;
   }
@@ -534,7 +542,7 @@ function drawPreview(view: View, s: GameState, e: BfExtra): void {
       drawMark(m, who, c);
     }
   });
-  setText(view.placeNote, `${p.move.replace(":", " on ").replace(/,/g, ", ")}: ${p.legal ? "legal, click to place" : "not legal here"}`);
+  setText(view.placeNote, `${p.move.replace(":", " on ").replace(/,/g, ", ")}: ${p.legal ? (touch() ? "legal, tap again to place" : "legal, click to place") : "not legal here"}`);
   view.placeNote.className = `bf-prev-note ${p.legal ? "is-legal" : "is-illegal"}`;
 }
 
@@ -556,7 +564,7 @@ function drawPlace(view: View, s: GameState, e: BfExtra): void {
   const tp = e.toPlace;
   const name = playerName(s, tp.player);
   setText(view.placeText, who !== null
-    ? `${name} places ${tp.shape}: point at the board, click to place`
+    ? `${name} places ${tp.shape}: ${touch() ? "tap the board, tap again to place" : "point at the board, click to place"}`
     : s.seats[tp.player] ? `${name} (agent) places ${tp.shape}` : `${name} places ${tp.shape}: wait for their move`);
   setAttr(view.placeBar, "class", `bf-bar bf-place ${playerClass(tp.player)}`);
   const offs = orientationOf(view, e);
