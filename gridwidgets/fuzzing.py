@@ -140,7 +140,7 @@ class FuzzReport:
         """Count a refusal that took ``ms`` milliseconds."""
         if ms > self.slowest_ms:
             self.slowest_ms = ms
-            self.slowest_input = _short(given)
+            self.slowest_input = short_repr(given)
 
     def row(self) -> dict[str, Any]:
         """The counts as a flat dict (a table row)."""
@@ -156,7 +156,8 @@ class FuzzReport:
         return f"{self.game} {self.target}: {head}{tail}"
 
 
-def _st() -> Any:
+def strategies() -> Any:
+    """The hypothesis strategies module (imported when first needed: hypothesis is a dev dependency)."""
     try:
         from hypothesis import strategies
     except ImportError as exc:  # pragma: no cover - hypothesis is a dev dependency
@@ -164,7 +165,7 @@ def _st() -> Any:
     return strategies
 
 
-def _short(value: Any) -> str:
+def short_repr(value: Any) -> str:
     from .core.errors import shorten
 
     return shorten(value, 60)
@@ -209,7 +210,7 @@ def _reloads(g: Game) -> str | None:
         back = type(g).from_json(text)
         again = Game.from_json(text)
     except Exception as exc:
-        return f"its save does not load: {type(exc).__name__}: {_short(str(exc))}"
+        return f"its save does not load: {type(exc).__name__}: {short_repr(str(exc))}"
     if back != g or again != g or back.to_json() != text:
         return "its save loads as a different game"
     return None
@@ -218,16 +219,16 @@ def _reloads(g: Game) -> str | None:
 # ----------------------------------------------------------------------
 # Strategies
 # ----------------------------------------------------------------------
-_CHARS = (" ", "1", "9", "a", "A", "|", ",", "(", "-", "+", "\x00", "é", "🙂", "\\", '"', "[")
+ODD_CHARS = (" ", "1", "9", "a", "A", "|", ",", "(", "-", "+", "\x00", "é", "🙂", "\\", '"', "[")
 
 
 @functools.cache
-def _long_text() -> Any:
-    st = _st()
-    return st.builds(lambda ch, n: ch * n, st.sampled_from(_CHARS), st.sampled_from((61, 1_000, 20_000, 1_000_000)))
+def long_text() -> Any:
+    st = strategies()
+    return st.builds(lambda ch, n: ch * n, st.sampled_from(ODD_CHARS), st.sampled_from((61, 1_000, 20_000, 1_000_000)))
 
 
-def _deep(depth: int, kind: str) -> Any:
+def deep_value(depth: int, kind: str) -> Any:
     value: Any = 0
     for _ in range(depth):
         value = [value] if kind == "list" else {"a": value}
@@ -235,8 +236,8 @@ def _deep(depth: int, kind: str) -> Any:
 
 
 @functools.cache
-def _json_values() -> Any:
-    st = _st()
+def json_values() -> Any:
+    st = strategies()
     leaves = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=12))
     return st.recursive(leaves, lambda inner: st.one_of(st.lists(inner, max_size=4),
                                                         st.dictionaries(st.text(max_size=6), inner, max_size=4)),
@@ -244,28 +245,28 @@ def _json_values() -> Any:
 
 
 @functools.cache
-def _weird() -> Any:
+def weird_values() -> Any:
     """Values of any type and size that are rarely what was meant."""
-    st = _st()
+    st = strategies()
     return st.one_of(
         st.none(), st.booleans(), st.integers(-3, 40), st.integers(), st.integers(min_value=2**63),
-        st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=16), _long_text(),
+        st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=16), long_text(),
         st.lists(st.integers(-2, 30), max_size=4), st.dictionaries(st.text(max_size=4), st.integers(), max_size=3),
-        st.builds(_deep, st.integers(2, 3_000), st.sampled_from(("list", "dict"))), _json_values(),
+        st.builds(deep_value, st.integers(2, 3_000), st.sampled_from(("list", "dict"))), json_values(),
     )
 
 
-def _mutated(texts: list[str]) -> Any:
+def mutated_text(texts: list[str]) -> Any:
     """Notation near the given texts: a character inserted, dropped, replaced or
     doubled, the case changed, spaces added, two texts run together."""
-    st = _st()
+    st = strategies()
 
     @st.composite
     def mutate(draw: Any) -> str:
         text = draw(st.sampled_from(texts))
         op = draw(st.sampled_from(("insert", "drop", "replace", "case", "spaces", "join", "repeat")))
         i = draw(st.integers(0, len(text)))
-        ch = draw(st.sampled_from(_CHARS + tuple("0BZz5|:;?")))
+        ch = draw(st.sampled_from(ODD_CHARS + tuple("0BZz5|:;?")))
         if op == "insert":
             return text[:i] + ch + text[i:]
         if op == "drop":
@@ -283,7 +284,7 @@ def _mutated(texts: list[str]) -> Any:
     return mutate()
 
 
-def _notations(g: Game) -> list[str]:
+def notations_of(g: Game) -> list[str]:
     """Notation to start from: every legal move of everyone to act, played
     and undone moves, and the board's corner cells."""
     texts = {str(m) for p in range(len(g.players)) for m in g.legal_moves(p)}
@@ -298,17 +299,17 @@ def message_strategy(game: Game) -> Any:
     the intents of ``docs/frontend.md`` with fields right, near and wrong
     (legal notation, notation one character off, forged players and versions,
     values of any type and size), and any JSON at all."""
-    st = _st()
-    texts = _notations(game)
+    st = strategies()
+    texts = notations_of(game)
     total = game.step_count + len(game.future_steps)
-    moves = st.one_of(st.sampled_from(texts), _mutated(texts), st.text(max_size=10), _weird())
+    moves = st.one_of(st.sampled_from(texts), mutated_text(texts), st.text(max_size=10), weird_values())
     fields: dict[str, Any] = {
         "move": moves,
-        "version": st.one_of(st.sampled_from((game.version, game.version - 1, game.version + 1, 0)), _weird()),
+        "version": st.one_of(st.sampled_from((game.version, game.version - 1, game.version + 1, 0)), weird_values()),
         "player": st.one_of(st.sampled_from(range(len(game.players))), st.sampled_from((-1, len(game.players))),
-                            _weird()),
-        "index": st.one_of(st.integers(-2, total + 2), _weird()),
-        "action": st.one_of(st.sampled_from(type(game).edit_actions or ("wall",)), st.text(max_size=8), _weird()),
+                            weird_values()),
+        "index": st.one_of(st.integers(-2, total + 2), weird_values()),
+        "action": st.one_of(st.sampled_from(type(game).edit_actions or ("wall",)), st.text(max_size=8), weird_values()),
         "target": moves,
     }
     kinds = ("play", "play", "play", "undo", "redo", "new", "goto", "agent-step", "edit")
@@ -325,9 +326,9 @@ def message_strategy(game: Game) -> Any:
     def message(draw: Any) -> Any:
         shape = draw(st.integers(0, 15))
         if shape == 0:
-            return draw(_json_values())
+            return draw(json_values())
         if shape == 1:
-            return draw(_weird())
+            return draw(weird_values())
         if shape < 8:  # what a page of this position would send, right or nearly
             kind = draw(st.sampled_from(kinds))
             out = {"type": kind}
@@ -336,13 +337,13 @@ def message_strategy(game: Game) -> Any:
                 if value is not None:
                     out[key] = value
             return out
-        kind = draw(st.one_of(st.sampled_from(kinds), st.text(max_size=8))) if shape > 2 else draw(_weird())
+        kind = draw(st.one_of(st.sampled_from(kinds), st.text(max_size=8))) if shape > 2 else draw(weird_values())
         out: dict[Any, Any] = {"type": kind}
         for key, values in fields.items():
             if draw(st.booleans()):
                 out[key] = draw(values)
         if draw(st.integers(0, 7)) == 0:
-            out[draw(st.text(max_size=8))] = draw(_weird())
+            out[draw(st.text(max_size=8))] = draw(weird_values())
         return out
 
     return message()
@@ -353,12 +354,12 @@ def state_update_strategy(game: Game) -> Any:
     widget (what ``model.set`` and ``save_changes`` send): the widget's synced
     traits, including those only Python writes, and unknown names, with values
     right and wrong."""
-    st = _st()
+    st = strategies()
     from .widgets import widget_class
 
     names = sorted(widget_class(type(game)).class_trait_names(sync=True))
     values = st.one_of(st.booleans(), st.integers(-10, 3_000), st.sampled_from(("", "mcts", "solve", "x")),
-                       st.floats(allow_nan=False, allow_infinity=False), _weird())
+                       st.floats(allow_nan=False, allow_infinity=False), weird_values())
     return st.dictionaries(st.one_of(st.sampled_from(names), st.text(max_size=8)), values, max_size=3)
 
 
@@ -369,27 +370,27 @@ def save_file_strategy(game: Game) -> Any:
     text level cut short, bytes flipped or inserted, not UTF-8, nested deep.
     Gives ``str`` or ``bytes`` (or the ``dict``, which ``from_json`` also takes,
     when a value is nested too deep to write as JSON)."""
-    st = _st()
+    st = strategies()
     base = game.to_dict()
     text = json.dumps(base)
     from .core.registry import games as registered
 
     ids = sorted(c.game_id for c in registered().values())
-    texts = _notations(game)
+    texts = notations_of(game)
 
     @st.composite
     def corrupt(draw: Any) -> str | bytes:
         data = json.loads(text)
         op = draw(st.integers(0, 13))
         if op == 0:  # a value anywhere replaced
-            path = draw(st.sampled_from(_paths(data)))
-            _set(data, path, draw(_weird()))
+            path = draw(st.sampled_from(json_paths(data)))
+            set_at_path(data, path, draw(weird_values()))
         elif op == 1:  # a key dropped or added
             key = draw(st.sampled_from(sorted(data)))
             if draw(st.booleans()):
                 del data[key]
             else:
-                data[draw(st.text(max_size=8))] = draw(_weird())
+                data[draw(st.text(max_size=8))] = draw(weird_values())
         elif op in (2, 3):  # the moves changed
             key = draw(st.sampled_from(("history", "future")))
             moves = data[key]
@@ -403,9 +404,9 @@ def save_file_strategy(game: Game) -> Any:
                 j = draw(st.integers(0, len(moves) - 1))
                 moves[i], moves[j] = moves[j], moves[i]
             elif how == "change" and moves:
-                moves[i] = draw(st.one_of(st.sampled_from(texts), _mutated(texts), _weird()))
+                moves[i] = draw(st.one_of(st.sampled_from(texts), mutated_text(texts), weird_values()))
             elif how == "add":
-                moves.insert(i, draw(st.one_of(st.sampled_from(texts), _mutated(texts))))
+                moves.insert(i, draw(st.one_of(st.sampled_from(texts), mutated_text(texts))))
             elif how == "clear":
                 moves.clear()
             elif how == "many":
@@ -421,12 +422,12 @@ def save_file_strategy(game: Game) -> Any:
                 key = draw(st.sampled_from(sorted(options)))
                 options[key] = draw(st.one_of(st.integers(-2, 40), st.sampled_from((10**6, 10**12, 2**64))))
             else:
-                data["options"] = draw(_weird())
+                data["options"] = draw(weird_values())
         elif op == 6:  # the board rows
             rows = data.get("board")
             if isinstance(rows, list) and rows:
                 i = draw(st.integers(0, len(rows) - 1))
-                rows[i] = draw(_mutated([str(rows[i])]))
+                rows[i] = draw(mutated_text([str(rows[i])]))
         try:
             out = json.dumps(data, allow_nan=True)
         except RecursionError:  # a value nested too deep for JSON: given as a dict, as from_json takes
@@ -435,7 +436,7 @@ def save_file_strategy(game: Game) -> Any:
             return out[: draw(st.integers(0, len(out)))]
         if op == 8:  # a character inserted or replaced
             i = draw(st.integers(0, len(out)))
-            ch = draw(st.sampled_from((*_CHARS, "{", "}", "]", ":", "\ufeff")))
+            ch = draw(st.sampled_from((*ODD_CHARS, "{", "}", "]", ":", "\ufeff")))
             return out[:i] + ch + out[i + draw(st.integers(0, 1)):]
         if op == 9:  # bytes: not UTF-8, or a byte flipped
             raw = bytearray(out.encode())
@@ -452,18 +453,18 @@ def save_file_strategy(game: Game) -> Any:
     return corrupt()
 
 
-def _paths(data: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+def json_paths(data: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     out = [prefix] if prefix else []
     if isinstance(data, dict):
         for k, v in data.items():
-            out += _paths(v, (*prefix, k))
+            out += json_paths(v, (*prefix, k))
     elif isinstance(data, list):
         for i, v in enumerate(data[:20]):
-            out += _paths(v, (*prefix, i))
+            out += json_paths(v, (*prefix, i))
     return out
 
 
-def _set(data: Any, path: tuple[Any, ...], value: Any) -> None:
+def set_at_path(data: Any, path: tuple[Any, ...], value: Any) -> None:
     for key in path[:-1]:
         data = data[key]
     data[path[-1]] = value
@@ -498,7 +499,7 @@ def _forge(move: Any, name: str, value: Any) -> Any:
 
 
 def _field_values(value: Any) -> Any:
-    st = _st()
+    st = strategies()
     ints = st.one_of(st.integers(-3, 40), st.sampled_from((10**6, -(2**63), 2**64)))
     odd = st.one_of(st.booleans(), st.floats(allow_nan=True), st.text(max_size=4),
                     st.builds(np.int64, st.integers(-3, 30)), st.none())
@@ -508,7 +509,7 @@ def _field_values(value: Any) -> Any:
         item = st.one_of(ints, odd, st.tuples(ints, ints))
         return st.one_of(st.lists(item, max_size=5).map(tuple), st.lists(item, max_size=3), odd,
                          st.builds(lambda v: tuple(reversed(v)), st.just(value)))
-    return _weird()
+    return weird_values()
 
 
 def move_strategy(game: Game, others: list[Any] | None = None) -> Any:
@@ -517,7 +518,7 @@ def move_strategy(game: Game, others: list[Any] | None = None) -> Any:
     forged on a copy), moves of other games and boards (``others``), forged
     joint actions and hidden placeholders, notation, and objects whose
     display raises."""
-    st = _st()
+    st = strategies()
     own = [m for p in range(len(game.players)) for m in game.legal_moves(p)] + list(game.history[-4:])
     pool = own + list(others or [])
     forgeable = [m for m in pool if dataclasses.is_dataclass(m)]
@@ -533,7 +534,7 @@ def move_strategy(game: Game, others: list[Any] | None = None) -> Any:
         players = tuple(draw(st.lists(st.integers(-1, len(game.players)), max_size=3)))
         return JointMove(players, tuple(draw(st.sampled_from(pool)) for _ in players))
 
-    choices = [st.sampled_from(pool), _weird(), _mutated(_notations(game)), joint(),
+    choices = [st.sampled_from(pool), weird_values(), mutated_text(notations_of(game)), joint(),
                st.builds(Hidden, st.integers(-1, 3)), st.builds(_Broken),
                st.tuples(st.integers(-2, 30), st.integers(-2, 30))]
     if forgeable:
@@ -544,7 +545,7 @@ def move_strategy(game: Game, others: list[Any] | None = None) -> Any:
 # ----------------------------------------------------------------------
 # Running a strategy
 # ----------------------------------------------------------------------
-def _run(strategy: Any, body: Callable[[Any], None], n: int, seed: int) -> None:
+def run_examples(strategy: Any, body: Callable[[Any], None], n: int, seed: int) -> None:
     """Run ``body`` on ``n`` examples of ``strategy`` (hypothesis, seeded, no database)."""
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import seed as fix_seed
@@ -561,7 +562,7 @@ def _run(strategy: Any, body: Callable[[Any], None], n: int, seed: int) -> None:
 
 def _pick(positions: list[Any], make: Callable[[Any], Any]) -> Any:
     """``(i, example)`` pairs: an example of ``make(positions[i])`` for a position ``i``."""
-    st = _st()
+    st = strategies()
     return st.one_of(*(st.tuples(st.just(i), make(p)) for i, p in enumerate(positions)))
 
 
@@ -609,21 +610,21 @@ def fuzz_messages(cls: type[Game], n: int = 1_000, seed: int = 0, **options: Any
         try:
             accepted = w.handle_intent(message)
         except Exception as exc:
-            report.fail("escaped", f"{_short(message)} raised {type(exc).__name__}: {_short(str(exc))}")
+            report.fail("escaped", f"{short_repr(message)} raised {type(exc).__name__}: {short_repr(str(exc))}")
             g.replace_with(pristine)
             return
         ms = (time.perf_counter() - t0) * 1000
         status = str(w.state.get("message", ""))
         if "Internal error" in status:
-            report.fail("internal", f"{_short(message)}: {status[:120]}")
+            report.fail("internal", f"{short_repr(message)}: {status[:120]}")
         if not accepted:
             report.refused += 1
             report.timed(ms, message)
             if state_fingerprint(g) != before:
-                report.fail("changed", f"{_short(message)} was refused ({status[:80]}) but changed the game")
+                report.fail("changed", f"{short_repr(message)} was refused ({status[:80]}) but changed the game")
             kind = message.get("type") if isinstance(message, dict) else None
             if (not status and kind != "agent-step") or len(status) > MAX_STATUS or _echoes(message, status):
-                report.fail("lost", f"{_short(message)} was refused with the status {status[:80]!r}… "
+                report.fail("lost", f"{short_repr(message)} was refused with the status {status[:80]!r}… "
                                     f"({len(status)} characters)")
             return
         report.accepted += 1
@@ -633,24 +634,24 @@ def fuzz_messages(cls: type[Game], n: int = 1_000, seed: int = 0, **options: Any
             else:
                 played = set(g.pending) - pending
             if played & seats:
-                report.fail("lost", f"{_short(message)} played the agent seat(s) {sorted(played & seats)}")
+                report.fail("lost", f"{short_repr(message)} played the agent seat(s) {sorted(played & seats)}")
             elif played - set(w.seats):
-                report.fail("lost", f"{_short(message)} played the seat(s) {sorted(played - set(w.seats))} "
+                report.fail("lost", f"{short_repr(message)} played the seat(s) {sorted(played - set(w.seats))} "
                                     "of another page")
         why = _reloads(g)
         if why:
-            report.fail("lost", f"after {_short(message)}, {why}")
+            report.fail("lost", f"after {short_repr(message)}, {why}")
         if w.state.get("version") != g.version:
-            report.fail("lost", f"after {_short(message)}, the widget's state is not the game's")
+            report.fail("lost", f"after {short_repr(message)}, the widget's state is not the game's")
         g.replace_with(pristine)
 
-    st = _st()
+    st = strategies()
 
     def make(g: Game) -> Any:
         return st.tuples(message_strategy(g), st.one_of(st.none(), st.none(), st.none(), state_update_strategy(g)))
 
     try:
-        _run(_pick(games, make), body, n, seed)
+        run_examples(_pick(games, make), body, n, seed)
     finally:
         for _g, _p, w, _s in setups:
             w.close()
@@ -667,14 +668,14 @@ def _try_update(report: FuzzReport, g: Game, w: Any, update: Any) -> None:
     try:
         w.set_state(update)
     except Exception as exc:
-        report.fail("escaped", f"the update {_short(update)} raised {type(exc).__name__}: {_short(str(exc))}")
+        report.fail("escaped", f"the update {short_repr(update)} raised {type(exc).__name__}: {short_repr(str(exc))}")
         return
     if state_fingerprint(g) != before:
-        report.fail("changed", f"the update {_short(update)} changed the game")
+        report.fail("changed", f"the update {short_repr(update)} changed the game")
     elif any(getattr(w, k) != kept[k] for k in owned):
-        report.fail("lost", f"the update {_short(update)} set a trait the page may not set")
+        report.fail("lost", f"the update {short_repr(update)} set a trait the page may not set")
     elif not isinstance(w.state, dict) or w.state.get("version") != g.version or not isinstance(w.hint_data, dict):
-        report.fail("lost", f"the update {_short(update)} replaced what Python shows")
+        report.fail("lost", f"the update {short_repr(update)} replaced what Python shows")
     elif isinstance(update, dict) and all(isinstance(k, str) and k in w.keys and k in w.page_settable
                                           for k in update):
         report.accepted += 1  # (a value may still have been refused: the old one stays)
@@ -708,7 +709,7 @@ def fuzz_files(cls: type[Game], n: int = 1_000, seed: int = 0, **options: Any) -
         why = _reloads(g)
         report.tried += 1
         if why:
-            report.fail("lost", f"the save of a position after {_short([str(s) for s in g.steps][-6:])}: {why}")
+            report.fail("lost", f"the save of a position after {short_repr([str(s) for s in g.steps][-6:])}: {why}")
         else:
             report.accepted += 1
 
@@ -724,21 +725,21 @@ def fuzz_files(cls: type[Game], n: int = 1_000, seed: int = 0, **options: Any) -
                 report.timed((time.perf_counter() - t0) * 1000, text)
                 continue
             except Exception as exc:
-                report.fail("escaped", f"{_short(text)} raised {type(exc).__name__}: {_short(str(exc))}")
+                report.fail("escaped", f"{short_repr(text)} raised {type(exc).__name__}: {short_repr(str(exc))}")
                 continue
             report.accepted += 1
             why = _reloads(loaded)
             if why:
-                report.fail("lost", f"{_short(text)} loaded, but {why}")
+                report.fail("lost", f"{short_repr(text)} loaded, but {why}")
 
-    _run(_pick(games, save_file_strategy), body, n, seed)
+    run_examples(_pick(games, save_file_strategy), body, n, seed)
     return report
 
 
 #: digits that are not ASCII: superscripts, Arabic-Indic, fullwidth, Devanagari
 #: (``str.isdigit`` says yes to all, ``int`` reads all but the superscripts)
 UNICODE_DIGITS = ("⁰¹²³⁴⁵⁶⁷⁸⁹", "٠١٢٣٤٥٦٧٨٩", "０１２３４５６７８９", "०१२३४५६७८९")
-#: a rule id as the rules name them (``GL-1``, ``BF-10``, ``C-2``)
+#: a rule id as the rules name them (a game's letters, a dash, a number: ``C-2``)
 _RULE_ID = re.compile(r"\b[A-Z]{1,2}-[0-9]{1,2}\b")
 
 
@@ -750,7 +751,7 @@ def position_strategy(game: Game) -> Any:
     id dropped or another game's, whitespace changed, characters mutated, 1 MB
     strings, and values that are not text (``None``, ints, floats, bytes,
     lists)."""
-    st = _st()
+    st = strategies()
     text = game.position()
     from .core.registry import games as registered
 
@@ -774,7 +775,7 @@ def position_strategy(game: Game) -> Any:
                 fields.insert(i, fields[i])
         elif op == 3:  # a field replaced
             i = draw(st.integers(0, len(fields) - 1))
-            fields[i] = draw(st.one_of(st.sampled_from(fields), st.text(max_size=8), _long_text(),
+            fields[i] = draw(st.one_of(st.sampled_from(fields), st.text(max_size=8), long_text(),
                                        st.integers(-3, 10**6).map(str)))
         elif op in (4, 5):  # Unicode digits: one digit, or every digit of the text
             digits = draw(st.sampled_from(UNICODE_DIGITS))
@@ -799,13 +800,13 @@ def position_strategy(game: Game) -> Any:
             sep = draw(st.sampled_from(("\t", "\n", "  ", " \r\n ", "\u00a0", "\u3000")))
             return head + sep + sep.join(fields)
         elif op == 9:  # characters mutated
-            return draw(_mutated([text]))
+            return draw(mutated_text([text]))
         elif op == 10:  # 1 MB strings
             return draw(st.sampled_from((text + " " + "9" * 1_000_000, text * (1_000_000 // len(text) + 1),
                                          "x" * 1_000_000, head + " " + "1" * 1_000_000)))
         elif op == 11:  # not text at all
             return draw(st.one_of(st.sampled_from((None, text.encode(), bytearray(text.encode()), 0, 4, -1, 1.5,
-                                                   float("nan"), [text], (text,), {"position": text})), _weird()))
+                                                   float("nan"), [text], (text,), {"position": text})), weird_values()))
         elif op == 12:  # a field's number changed to any number
             spots = [i for i, f in enumerate(fields) if any("0" <= ch <= "9" for ch in f)]
             if spots:
@@ -840,7 +841,7 @@ def fuzz_positions(cls: type[Game], n: int = 1_000, seed: int = 0, **options: An
     varied positions with ``cls.from_position`` and ``Game.from_position``.
 
     Each must raise ``ValueError`` whose message is one line of at most 300
-    characters, names a rule id (``GL-1``, ``C-2``, …) and repeats at most
+    characters, names a rule id (``C-2``, or a game's own) and repeats at most
     :data:`MAX_ECHO` consecutive characters of the input (the time of each
     refusal is measured: ``slowest_ms``), or give a game whose position reads
     back to an equal game; the positions themselves must read back equal.
@@ -861,33 +862,34 @@ def fuzz_positions(cls: type[Game], n: int = 1_000, seed: int = 0, **options: An
             report.timed((time.perf_counter() - t0) * 1000, text)
             why = _refusal_problem(text, str(exc))
             if why:
-                report.fail("lost", f"{_short(text)} was refused with a message that {why}: {_short(str(exc))}")
+                report.fail("lost", f"{short_repr(text)} was refused with a message that {why}: {short_repr(str(exc))}")
             return
         except Exception as exc:
-            report.fail("escaped", f"{_short(text)} raised {type(exc).__name__}: {_short(str(exc))}{_where(exc)}")
+            report.fail("escaped", f"{short_repr(text)} raised {type(exc).__name__}: "
+                                   f"{short_repr(str(exc))}{where_raised(exc)}")
             return
         report.accepted += 1
         try:
             again = type(loaded).from_position(loaded.position())
         except Exception as exc:
-            report.fail("lost", f"{_short(text)} read, but its position does not: {type(exc).__name__}: "
-                                f"{_short(str(exc))}")
+            report.fail("lost", f"{short_repr(text)} read, but its position does not: {type(exc).__name__}: "
+                                f"{short_repr(str(exc))}")
             return
         if again.position() != loaded.position() or again != loaded:
-            report.fail("lost", f"{_short(text)} read, but its position reads back as another game")
+            report.fail("lost", f"{short_repr(text)} read, but its position reads back as another game")
 
     for g in games:
         accepted = report.accepted
         check(cls.from_position, g.position())
         if report.accepted == accepted:
-            report.fail("lost", f"the position {_short(g.position())} of a game played does not read")
+            report.fail("lost", f"the position {short_repr(g.position())} of a game played does not read")
 
     def body(example: tuple[int, Any]) -> None:
         _i, text = example
         for loader in (cls.from_position, Game.from_position):
             check(loader, text)
 
-    _run(_pick(games, position_strategy), body, n, seed)
+    run_examples(_pick(games, position_strategy), body, n, seed)
     return report
 
 
@@ -911,8 +913,8 @@ def fuzz_moves(cls: type[Game], n: int = 1_000, seed: int = 0, **options: Any) -
     for other in registered().values():
         for pos in sample_positions(other, 3, seed + 1):
             others += [m for p in range(len(pos.players)) for m in pos.legal_moves(p)][:6] + pos.history[-3:]
-    st = _st()
-    players = st.one_of(st.none(), st.integers(-1, 4), _weird())
+    st = strategies()
+    players = st.one_of(st.none(), st.integers(-1, 4), weird_values())
 
     def body(example: tuple[int, Any]) -> None:
         i, (move, player, index) = example
@@ -922,15 +924,15 @@ def fuzz_moves(cls: type[Game], n: int = 1_000, seed: int = 0, **options: Any) -
         try:
             legal = g.is_legal(move, player)
             if not isinstance(legal, bool):
-                report.fail("escaped", f"is_legal({_short(move)}) gave {type(legal).__name__}, not a bool")
+                report.fail("escaped", f"is_legal({short_repr(move)}) gave {type(legal).__name__}, not a bool")
             moves = g.legal_moves(player)
             if not isinstance(moves, list):
-                report.fail("escaped", f"legal_moves({_short(player)}) gave {type(moves).__name__}, not a list")
+                report.fail("escaped", f"legal_moves({short_repr(player)}) gave {type(moves).__name__}, not a list")
         except IllegalMoveError:
             pass
         except Exception as exc:
-            report.fail("escaped", f"is_legal/legal_moves({_short(move)}, {_short(player)}) raised "
-                                   f"{type(exc).__name__}: {_short(str(exc))}")
+            report.fail("escaped", f"is_legal/legal_moves({short_repr(move)}, {short_repr(player)}) raised "
+                                   f"{type(exc).__name__}: {short_repr(str(exc))}")
         options_before = {str(m) for q in range(len(g.players)) for m in g.legal_moves(q)}
         t0 = time.perf_counter()
         try:
@@ -939,39 +941,40 @@ def fuzz_moves(cls: type[Game], n: int = 1_000, seed: int = 0, **options: Any) -
             report.refused += 1
             report.timed((time.perf_counter() - t0) * 1000, move)
             if state_fingerprint(g) != before:
-                report.fail("changed", f"play({_short(move)}, {_short(player)}) was refused but changed the game")
+                report.fail("changed",
+                            f"play({short_repr(move)}, {short_repr(player)}) was refused but changed the game")
         except Exception as exc:
-            report.fail("escaped", f"play({_short(move)}, {_short(player)}) raised {type(exc).__name__}: "
-                                   f"{_short(str(exc))}{_where(exc)}")
+            report.fail("escaped", f"play({short_repr(move)}, {short_repr(player)}) raised {type(exc).__name__}: "
+                                   f"{short_repr(str(exc))}{where_raised(exc)}")
             return
         else:
             report.accepted += 1
             try:
                 name = str(played)
             except Exception as exc:
-                report.fail("lost", f"play({_short(move)}) returned a move that cannot show itself: {exc!r}")
+                report.fail("lost", f"play({short_repr(move)}) returned a move that cannot show itself: {exc!r}")
                 return
             if name not in options_before:
-                report.fail("lost", f"play({_short(move)}) played {name!r}, not a legal move")
+                report.fail("lost", f"play({short_repr(move)}) played {name!r}, not a legal move")
             why = _reloads(g)
             if why:
-                report.fail("lost", f"after play({_short(move)}), {why}")
+                report.fail("lost", f"after play({short_repr(move)}), {why}")
         g2 = games[i].copy()
         try:
             g2.goto(index)
         except IndexError:
             pass
         except Exception as exc:
-            report.fail("escaped", f"goto({_short(index)}) raised {type(exc).__name__}: {_short(str(exc))}")
+            report.fail("escaped", f"goto({short_repr(index)}) raised {type(exc).__name__}: {short_repr(str(exc))}")
 
     def make(g: Game) -> Any:
-        return st.tuples(move_strategy(g, others), players, st.one_of(st.integers(-2, 60), _weird()))
+        return st.tuples(move_strategy(g, others), players, st.one_of(st.integers(-2, 60), weird_values()))
 
-    _run(_pick(games, make), body, n, seed)
+    run_examples(_pick(games, make), body, n, seed)
     return report
 
 
-def _where(exc: BaseException) -> str:
+def where_raised(exc: BaseException) -> str:
     frames = traceback.extract_tb(exc.__traceback__)
     return f" at {frames[-1].filename.rsplit('/', 1)[-1]}:{frames[-1].lineno}" if frames else ""
 
@@ -1033,7 +1036,7 @@ def stress_threads(cls: type[Game], seconds: float = 2.0, seed: int = 0, hint_bu
                 pass
             except Exception as exc:
                 with lock:
-                    report.fail("escaped", f"{name}: {type(exc).__name__}: {_short(str(exc))}{_where(exc)}")
+                    report.fail("escaped", f"{name}: {type(exc).__name__}: {short_repr(str(exc))}{where_raised(exc)}")
             with lock:
                 counts["ops"] += 1
 

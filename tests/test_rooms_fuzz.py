@@ -122,14 +122,14 @@ def test_c5_a_player_that_is_no_player_id_is_refused_by_hand_to_agent_and_give_b
     assert room_fuzzing.room_state(classroom) == before
 
 
-def _deep(n):
+def deep_value(n):
     value = []
     for _ in range(n):
         value = [value]
     return value
 
 
-@pytest.mark.parametrize("game_id", [True, 1.0, "1", "A1\nB2", "x" * 500, _deep(5_000), None])
+@pytest.mark.parametrize("game_id", [True, 1.0, "1", "A1\nB2", "x" * 500, deep_value(5_000), None])
 def test_c5_a_game_id_that_is_no_int_is_no_game_said_in_one_short_line(classroom, game_id):
     before = room_fuzzing.room_state(classroom)
     with pytest.raises(RoomError, match="no game") as err:
@@ -162,7 +162,7 @@ def test_c5_junk_nested_5000_deep_is_refused_by_the_projector_names_and_a_poll_l
     server (the default recursion limit): the refusals never print it."""
     import sys
 
-    junk = _deep(5_000)
+    junk = deep_value(5_000)
     before = room_fuzzing.room_state(classroom)
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(1_000)

@@ -48,29 +48,30 @@ from typing import Any
 
 from ..core.game import Game
 from ..fuzzing import (
-    _CHARS,
     MAX_ECHO,
     MAX_STATUS,
+    ODD_CHARS,
     FuzzReport,
-    _deep,
-    _json_values,
-    _long_text,
-    _mutated,
-    _notations,
-    _paths,
-    _run,
-    _set,
-    _short,
-    _st,
-    _weird,
-    _where,
+    deep_value,
+    json_paths,
+    json_values,
+    long_text,
     message_strategy,
+    mutated_text,
+    notations_of,
+    run_examples,
     save_file_strategy,
+    set_at_path,
+    short_repr,
+    strategies,
+    weird_values,
+    where_raised,
 )
 from .model import Room, RoomError, Rooms, Seat
 from .store import Store
 
-__all__ = ["INTENTS", "Classroom", "Intent", "Pick", "classroom", "fuzz_intent", "room_state", "status_problem"]
+__all__ = ["ALLOWED", "INTENTS", "Classroom", "Intent", "Pick", "classroom", "default_game", "fuzz_intent",
+           "room_state", "status_problem"]
 
 #: what a refusal may raise out of a room's method (IllegalMoveError and StoreError are ValueErrors)
 ALLOWED = (RoomError, ValueError)
@@ -104,9 +105,21 @@ class Classroom:
         self.rooms.store.close()
 
 
-def classroom(path: str | Path, game: str = "gridlock", *, poll: bool = False, exercises: bool = False,
+def default_game() -> str:
+    """The game a classroom is fuzzed in by default: the first registered game
+    that has exercise kinds (every intent applies to it)."""
+    from ..core import registry
+    from ..exercises import kinds
+
+    names = registry.names()
+    return next((n for n in names if kinds(n)), names[0])
+
+
+def classroom(path: str | Path, game: str | None = None, *, poll: bool = False, exercises: bool = False,
               seed: int = 0) -> Classroom:
-    """A classroom to fuzz in a new SQLite file ``path`` (see :class:`Classroom`)."""
+    """A classroom to fuzz in a new SQLite file ``path`` (see :class:`Classroom`;
+    ``game``: default :func:`default_game`)."""
+    game = game if game is not None else default_game()
     rng = random.Random(f"classroom|{seed}")
     rooms = Rooms(Store(path))
     room = rooms.create(game, teacher_token=rooms.teacher_token)  # as the server makes them
@@ -192,21 +205,21 @@ def _resolve(value: Any, c: Classroom) -> Any:
 
 def _junk() -> Any:
     """Anything at all: ``None``, numbers, huge strings, nested lists and dicts, bytes, Unicode."""
-    st = _st()
-    deep = st.builds(_deep, st.sampled_from((1_500, 5_000)), st.sampled_from(("list", "dict")))
-    return st.one_of(_weird(), deep, st.binary(max_size=40), st.text(alphabet=st.characters(), max_size=30),
+    st = strategies()
+    deep = st.builds(deep_value, st.sampled_from((1_500, 5_000)), st.sampled_from(("list", "dict")))
+    return st.one_of(weird_values(), deep, st.binary(max_size=40), st.text(alphabet=st.characters(), max_size=30),
                      st.sampled_from(("", " ", "\n", "\x00", "١٢", "²", "🙂" * 70, "A1\nB2", "None", "null")))
 
 
 def _mostly(good: Any, bad: Any, tenths: int = 6) -> Any:
     """``good`` ``tenths`` times in ten, else ``bad`` (hypothesis's ``one_of``
     would draw from every branch of a nested ``one_of`` alike)."""
-    return _st().integers(0, 9).flatmap(lambda k: good if k < tenths else bad)
+    return strategies().integers(0, 9).flatmap(lambda k: good if k < tenths else bad)
 
 
 def _tokens() -> Any:
     """A seat token: a seat's (often), a removed seat's, or junk (wrong tokens of every shape)."""
-    st = _st()
+    st = strategies()
     wrong = st.one_of(st.builds(Pick, st.just("former"), st.integers(0, 3)),
                       st.sampled_from(("", "AGENT", "agent", "x" * 22, "\x00" * 22)), _junk())
     return _mostly(st.builds(Pick, st.just("seat"), st.integers(0, 7)), wrong)
@@ -214,25 +227,25 @@ def _tokens() -> Any:
 
 def _keys() -> Any:
     """The teacher's token (often) or anything else."""
-    st = _st()
+    st = strategies()
     return _mostly(st.just(Pick("key")), st.one_of(st.sampled_from(("", "teacher", " " * 22)), _junk()))
 
 
 def _ids() -> Any:
-    st = _st()
+    st = strategies()
     return _mostly(st.builds(Pick, st.just("game"), st.integers(0, 7)),
                    st.one_of(st.integers(-3, 40), st.sampled_from((True, 1.0, "1", 2**70, -(2**70))), _junk()), 5)
 
 
 def _players() -> Any:
-    st = _st()
+    st = strategies()
     return _mostly(st.integers(-2, 5), st.one_of(st.sampled_from((True, 0.0, "0", "X", None, 2**70)), _junk()))
 
 
 def _json_corrupted(text: str) -> Any:
     """A JSON file's text corrupted: a value replaced, a key dropped or added,
     cut short, a character inserted, a byte flipped (bytes), padded, nested deep."""
-    st = _st()
+    st = strategies()
     base = json.loads(text)
 
     @st.composite
@@ -240,15 +253,15 @@ def _json_corrupted(text: str) -> Any:
         data = json.loads(text)
         op = draw(st.integers(0, 8))
         if op == 0:
-            paths = _paths(data)
+            paths = json_paths(data)
             if paths:
-                _set(data, draw(st.sampled_from(paths)), draw(_weird()))
+                set_at_path(data, draw(st.sampled_from(paths)), draw(weird_values()))
         elif op == 1 and isinstance(data, dict) and data:
             key = draw(st.sampled_from(sorted(data)))
             if draw(st.booleans()):
                 del data[key]
             else:
-                data[draw(st.text(max_size=8))] = draw(_weird())
+                data[draw(st.text(max_size=8))] = draw(weird_values())
         try:
             out = json.dumps(data, allow_nan=True)
         except (RecursionError, ValueError):
@@ -257,7 +270,7 @@ def _json_corrupted(text: str) -> Any:
             return out[: draw(st.integers(0, len(out)))]
         if op == 3:
             i = draw(st.integers(0, len(out)))
-            return out[:i] + draw(st.sampled_from((*_CHARS, "{", "}", "]", ":", "\ufeff"))) + out[i:]
+            return out[:i] + draw(st.sampled_from((*ODD_CHARS, "{", "}", "]", ":", "\ufeff"))) + out[i:]
         if op == 4:
             raw = bytearray(out.encode())
             raw[draw(st.integers(0, len(raw) - 1))] = draw(st.integers(0, 255))
@@ -319,7 +332,7 @@ def _said(board: Any, accepted: bool) -> Outcome:
 
 
 def _board_messages(c: Classroom) -> Any:
-    st = _st()
+    st = strategies()
     g = c.room.games[0].game
     legal = sorted(str(m) for m in g.legal_moves(g.players_to_move[0]))
     plays = st.fixed_dictionaries({"type": st.just("play"), "move": st.sampled_from(legal)},
@@ -340,11 +353,11 @@ def _board_play(c: Classroom, example: Any) -> Outcome:
 
 
 def _raw_messages(c: Classroom, game: Game | None = None) -> Any:
-    st = _st()
+    st = strategies()
     content = st.one_of(message_strategy(game or c.room.games[0].game), _junk())
     data = st.fixed_dictionaries({"method": st.one_of(st.sampled_from(("custom", "update", "request_state",
                                                                         "echo_update")), _junk())},
-                                 optional={"content": content, "state": st.one_of(_json_values(), _junk()),
+                                 optional={"content": content, "state": st.one_of(json_values(), _junk()),
                                            "buffer_paths": _junk()})
     msg = st.one_of(st.fixed_dictionaries({"content": st.fixed_dictionaries({"data": data})}),
                     st.fixed_dictionaries({"content": st.one_of(_junk(), st.fixed_dictionaries({"data": _junk()}))}),
@@ -397,13 +410,13 @@ def _poll_board(c: Classroom, which: int) -> Any:
 
 
 def _poll_moves(c: Classroom) -> Any:
-    st = _st()
-    texts = _notations(c.room.polls[-1].game)
-    return _mostly(st.one_of(st.sampled_from(texts), _mutated(texts), st.text(max_size=6)), _junk(), 5)
+    st = strategies()
+    texts = notations_of(c.room.polls[-1].game)
+    return _mostly(st.one_of(st.sampled_from(texts), mutated_text(texts), st.text(max_size=6)), _junk(), 5)
 
 
 def _poll_messages(c: Classroom) -> Any:
-    st = _st()
+    st = strategies()
     play = st.fixed_dictionaries({"type": st.just("play"), "move": _poll_moves(c)},
                                  optional={"version": _junk(), "player": _players()})
     return st.tuples(st.integers(0, 3), _mostly(play, st.one_of(message_strategy(c.room.polls[-1].game), _junk())))
@@ -437,7 +450,7 @@ def _exercise_board(c: Classroom, which: int) -> Any:
 
 
 def _exercise_messages(c: Classroom) -> Any:
-    st = _st()
+    st = strategies()
     board = _exercise_board(c, 0)
     return st.tuples(st.integers(0, 1), message_strategy(board.game))
 
@@ -459,7 +472,7 @@ def _exercise_board_play(c: Classroom, example: Any) -> Outcome:
 
 
 def _records(c: Classroom) -> Any:
-    st = _st()
+    st = strategies()
     good = {"exercise": 0, "move": "B2", "right": True, "step": 1, "seconds": 1.5, "solved": False}
 
     @st.composite
@@ -493,9 +506,9 @@ def _record(c: Classroom, example: Any) -> Outcome:
 
 
 def _moves(c: Classroom) -> Any:
-    st = _st()
-    texts = _notations(c.room.games[0].game)
-    return st.one_of(st.sampled_from(texts), _mutated(texts), _junk())
+    st = strategies()
+    texts = notations_of(c.room.games[0].game)
+    return st.one_of(st.sampled_from(texts), mutated_text(texts), _junk())
 
 
 def _seat_play(c: Classroom, example: Any) -> Outcome:
@@ -515,7 +528,7 @@ def _ask_undo(c: Classroom, example: Any) -> Outcome:
 
 def _codes() -> Any:
     """A seat code as a student types it: a seat's (any case, dashes, spaces), one letter off, or junk."""
-    st = _st()
+    st = strategies()
 
     @st.composite
     def typed(draw: Any) -> Any:
@@ -538,7 +551,7 @@ def _reclaim(c: Classroom, example: Any) -> Outcome:
 
 
 def _names() -> Any:
-    st = _st()
+    st = strategies()
     return _mostly(st.sampled_from(("Eve", "Ann", "ann", "Ánn", "A\u0301nn", "Zoë", "  Bob  ", "Bob2", "李雷")),
                    st.one_of(st.text(max_size=40), _junk()), 5)
 
@@ -555,7 +568,7 @@ def _teacher(method: str, *parts: Callable[[], Any]) -> tuple[Callable[[Classroo
     """The strategy and run of ``room.<method>(key, *parts)``."""
 
     def strategy(c: Classroom) -> Any:
-        return _st().tuples(_keys(), *(p() for p in parts))
+        return strategies().tuples(_keys(), *(p() for p in parts))
 
     def run(c: Classroom, example: Any) -> Outcome:
         args = _resolve(example, c)
@@ -566,13 +579,13 @@ def _teacher(method: str, *parts: Callable[[], Any]) -> tuple[Callable[[Classroo
 
 
 def _flags() -> Any:
-    st = _st()
+    st = strategies()
     return _mostly(st.booleans(), st.one_of(st.sampled_from((0, 1, "", "no", None)), _junk()))
 
 
 def _sources(c: Classroom) -> Any:
     """Where a poll comes from: a game of the room, a position's or a save file's text, mutated, or junk."""
-    st = _st()
+    st = strategies()
     g = c.room.games[0].game
     position = next((rg.game.position() for rg in c.room.games if rg.game.current_player is not None), g.position())
     from ..fuzzing import position_strategy
@@ -582,10 +595,10 @@ def _sources(c: Classroom) -> Any:
 
 
 def _open_poll_strategy(c: Classroom) -> Any:
-    st = _st()
+    st = strategies()
     steps = st.one_of(st.none(), st.integers(-2, 12), _junk())
     players = st.one_of(st.none(), _players())
-    labels = st.one_of(st.just(""), st.text(max_size=10), _long_text(), _junk())
+    labels = st.one_of(st.just(""), st.text(max_size=10), long_text(), _junk())
     return st.tuples(_keys(), _sources(c), steps, players, labels, _flags())
 
 
@@ -597,7 +610,7 @@ def _open_poll(c: Classroom, example: Any) -> Outcome:
 
 
 def _exercise_files(c: Classroom) -> Any:
-    st = _st()
+    st = strategies()
     text = c.cache.get("exercise-file")
     if text is None:
         from ..exercises import generate, kinds
@@ -622,7 +635,7 @@ def _session(c: Classroom, example: Any) -> Outcome:
 def _file_info(contents: Any) -> Any:
     """A dropped file as Solara's ``FileInfo`` gives it, its contents as
     drawn, its size told right, wrong or absent."""
-    st = _st()
+    st = strategies()
 
     @st.composite
     def info(draw: Any) -> dict[str, Any]:
@@ -644,7 +657,7 @@ def _file_info(contents: Any) -> Any:
 def _drop_poll_strategy(c: Classroom) -> Any:
     from . import activities  # noqa: F401 - imported (Solara) before the first example is timed
 
-    st = _st()
+    st = strategies()
     g = c.room.games[0].game
     from ..fuzzing import position_strategy
 
@@ -665,7 +678,7 @@ def _drop_poll(c: Classroom, example: Any) -> Outcome:
 def _drop_exercises_strategy(c: Classroom) -> Any:
     from . import activities  # noqa: F401 - imported (Solara) before the first example is timed
 
-    return _st().tuples(_keys(), _file_info(_exercise_files(c)))
+    return strategies().tuples(_keys(), _file_info(_exercise_files(c)))
 
 
 def _drop_exercises(c: Classroom, example: Any) -> Outcome:
@@ -691,8 +704,8 @@ _undo = _teacher("teacher_undo", _ids)
 _close = _teacher("close_poll")
 _live = _teacher("set_poll_live", _flags)
 _projector = _teacher("set_projector_names",
-                      lambda: _mostly(_st().sampled_from(("seat", "name")),
-                                      _st().one_of(_st().sampled_from(("Seat", "names", "")), _junk())))
+                      lambda: _mostly(strategies().sampled_from(("seat", "name")),
+                                      strategies().one_of(strategies().sampled_from(("Seat", "names", "")), _junk())))
 _end_poll = _teacher("end_poll")
 _end_ex = _teacher("end_exercises")
 
@@ -702,7 +715,7 @@ def _junk_key_only(method: str) -> tuple[Callable[[Classroom], Any], Callable[..
     would start a solver, or end the class: tried by the rooms' own tests)."""
 
     def strategy(c: Classroom) -> Any:
-        st = _st()
+        st = strategies()
         return st.one_of(st.sampled_from(("", "teacher", " " * 22)), _junk())
 
     def run(c: Classroom, key: Any) -> Outcome:
@@ -720,8 +733,19 @@ _end_class = _junk_key_only("end_class")
 
 
 def _sessions(c: Classroom) -> Any:
-    st = _st()
+    st = strategies()
     return _mostly(st.just(Pick("session")), st.one_of(st.text(min_size=20, max_size=40), _junk()), 3)
+
+
+def _join_fields() -> Any:
+    st = strategies()
+    return st.tuples(_names(), st.one_of(st.just(""), st.text(max_size=30), _junk()),
+                     st.one_of(st.just("10.0.0.1"), st.text(max_size=50)))
+
+
+def _reclaim_fields() -> Any:
+    st = strategies()
+    return st.tuples(_codes(), st.one_of(st.just("10.0.0.2"), st.text(max_size=50)))
 
 
 #: every intent a room's page can send, by name (see the module's text)
@@ -734,22 +758,20 @@ INTENTS: dict[str, Intent] = {i.name: i for i in (
            poll=True),
     Intent("poll.raw", "a student's poll board: whole comm messages",
            lambda c: _raw_messages(c, c.room.polls[-1].game), _poll_raw, poll=True),
-    Intent("poll.answer", "Room.answer_poll from Python", lambda c: _st().tuples(_tokens(), _poll_moves(c)),
+    Intent("poll.answer", "Room.answer_poll from Python", lambda c: strategies().tuples(_tokens(), _poll_moves(c)),
            _answer_poll, poll=True),
     Intent("exercise.board", "a student's exercise board: the page's intents", _exercise_messages,
            _exercise_board_play, exercises=True),
     Intent("exercise.raw", "a student's exercise board: whole comm messages",
            lambda c: _raw_messages(c, _exercise_board(c, 0).game), _exercise_raw, exercises=True),
     Intent("exercise.record", "Room.record_exercise_answer with any record", _records, _record, exercises=True),
-    Intent("seat.play", "Room.play: a seat's move from Python", lambda c: _st().tuples(_tokens(), _moves(c)),
+    Intent("seat.play", "Room.play: a seat's move from Python", lambda c: strategies().tuples(_tokens(), _moves(c)),
            _seat_play),
     Intent("seat.ask_undo", "Room.ask_undo: a seat asks to take back a move", _one(_tokens), _ask_undo),
     Intent("join", "Room.join: a display name, a student id, a device address",
-           lambda c: _st().tuples(_names(), _st().one_of(_st().just(""), _st().text(max_size=30), _junk()),
-                                  _st().one_of(_st().just("10.0.0.1"), _st().text(max_size=50))), _join),
+           lambda c: _join_fields(), _join),
     Intent("seat.reclaim", "Room.reclaim: a seat code typed on another device",
-           lambda c: _st().tuples(_codes(), _st().one_of(_st().just("10.0.0.2"), _st().text(max_size=50))),
-           _reclaim),
+           lambda c: _reclaim_fields(), _reclaim),
     Intent("teacher.rename_seat", "rename a seat", *_rename),
     Intent("teacher.remove_seat", "remove a seat", *_remove),
     Intent("teacher.hand_to_agent", "hand a player to the agent", *_hand),
@@ -765,7 +787,7 @@ INTENTS: dict[str, Intent] = {i.name: i for i in (
     Intent("teacher.reveal_poll", "reveal the poll (wrong tokens)", *_reveal, poll=True),
     Intent("teacher.end_poll", "end the poll", *_end_poll, poll=True),
     Intent("teacher.assign_exercises", "give an exercise set from any text",
-           lambda c: _st().tuples(_keys(), _exercise_files(c)), _assign),
+           lambda c: strategies().tuples(_keys(), _exercise_files(c)), _assign),
     Intent("teacher.end_exercises", "take the exercise set off the screens", *_end_ex, exercises=True),
     Intent("teacher.session", "Rooms.teacher_key: the teacher page's session", _sessions, _session),
     Intent("teacher.end_class", "end the class (wrong tokens)", *_end_class),
@@ -816,7 +838,7 @@ def status_problem(status: str, given: Any) -> str | None:
     return None
 
 
-def fuzz_intent(name: str, path: str | Path, n: int = 200, seed: int = 0, game: str = "gridlock") -> FuzzReport:
+def fuzz_intent(name: str, path: str | Path, n: int = 200, seed: int = 0, game: str | None = None) -> FuzzReport:
     """Send ``n`` fuzzed examples of the intent ``name`` (a key of
     :data:`INTENTS`) to a classroom of its own in the new SQLite file
     ``path`` (see the module's text for what each must keep).
@@ -830,6 +852,7 @@ def fuzz_intent(name: str, path: str | Path, n: int = 200, seed: int = 0, game: 
         come back from its file).
     """
     intent = INTENTS[name]
+    game = game if game is not None else default_game()
     if intent.exercises or "exercises" in name:
         from ..exercises import kinds
 
@@ -849,26 +872,27 @@ def fuzz_intent(name: str, path: str | Path, n: int = 200, seed: int = 0, game: 
         except ALLOWED as exc:
             accepted, status = False, str(exc)
         except Exception as exc:
-            report.fail("escaped", f"{_short(example)} raised {type(exc).__name__}: {_short(str(exc))}{_where(exc)}")
+            report.fail("escaped", f"{short_repr(example)} raised {type(exc).__name__}: "
+                                   f"{short_repr(str(exc))}{where_raised(exc)}")
             return
         finally:
             sys.setrecursionlimit(limit)
         if any(word in status for word in _INTERNAL):
-            report.fail("internal", f"{_short(example)}: {status[:160]}")
+            report.fail("internal", f"{short_repr(example)}: {status[:160]}")
         if accepted:
             report.accepted += 1
             return
         report.refused += 1
         report.timed((time.perf_counter() - t0) * 1000, example)
         if room_state(c) != before:
-            report.fail("changed", f"{_short(example)} was refused ({status[:80]}) but changed the room")
+            report.fail("changed", f"{short_repr(example)} was refused ({status[:80]}) but changed the room")
         why = status_problem(status, example)
         if why:
-            report.fail("lost", f"{_short(example)} was refused with a status that {why}: {status[:120]!r}")
+            report.fail("lost", f"{short_repr(example)} was refused with a status that {why}: {status[:120]!r}")
 
     try:
         strategy = intent.strategy(c)
-        _run(strategy, body, n, seed)
+        run_examples(strategy, body, n, seed)
         report.tried += 1
         try:  # what the refusals and acceptances left is a class that comes back from its file
             again = Rooms(Store(path))
@@ -878,7 +902,7 @@ def fuzz_intent(name: str, path: str | Path, n: int = 200, seed: int = 0, game: 
             again.store.close()
         except Exception as exc:
             report.fail("lost", f"the class does not come back from its file: {type(exc).__name__}: "
-                                f"{_short(str(exc))}")
+                                f"{short_repr(str(exc))}")
     finally:
         c.close()
     return report
