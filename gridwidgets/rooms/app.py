@@ -851,6 +851,16 @@ def _games_classes(room: Room) -> list[str]:
     return ["gw-room-games"] + (["gw-big-boards"] if g is not None and max(g.rows, g.cols) >= BIG_BOARD else [])
 
 
+def _keep_picture(key: tuple[int, int], svg: str) -> str:
+    """Keep ``svg`` in the pages' picture cache under ``key`` (the newest 400); return it."""
+    with _PICTURES_LOCK:
+        _PICTURES[key] = svg
+        _PICTURES.move_to_end(key)
+        while len(_PICTURES) > 400:
+            _PICTURES.popitem(last=False)
+    return svg
+
+
 def _picture(rg: RoomGame) -> str:
     g = rg.game
     with g.lock:
@@ -859,12 +869,7 @@ def _picture(rg: RoomGame) -> str:
             svg = _PICTURES.get(key)
         if svg is None:
             svg = g.to_svg(size=240, panel="below")
-    with _PICTURES_LOCK:
-        _PICTURES[key] = svg
-        _PICTURES.move_to_end(key)
-        while len(_PICTURES) > 400:
-            _PICTURES.popitem(last=False)
-    return svg
+    return _keep_picture(key, svg)
 
 
 @solara.component
@@ -1403,12 +1408,7 @@ def _board_picture(rg: RoomGame) -> str:
             scene = g.scene()
     if svg is None:
         svg = render_svg(replace(scene, status="", notes=(), panel=None, legend=()), size=240, labels=False)
-    with _PICTURES_LOCK:
-        _PICTURES[key] = svg
-        _PICTURES.move_to_end(key)
-        while len(_PICTURES) > 400:
-            _PICTURES.popitem(last=False)
-    return svg
+    return _keep_picture(key, svg)
 
 
 @solara.component

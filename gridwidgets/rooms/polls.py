@@ -481,6 +481,20 @@ def answer_poll(room: Room, token: str, move: Any) -> str:
     return text
 
 
+def _on_screens(room: Room) -> Poll:
+    """``room``'s poll on the screens (the caller holds the room's lock).
+
+    Raises:
+        RoomError: no poll on the screens.
+    """
+    from .model import RoomError
+
+    poll = current_poll(room)
+    if poll is None:
+        raise RoomError("no poll is on the screens")
+    return poll
+
+
 def set_poll_state(room: Room, state: str) -> Poll:
     """Move ``room``'s poll on the screens to ``state`` (``"closed"`` or
     ``"revealed"``; a revealed poll stays revealed when closed again); on
@@ -490,12 +504,8 @@ def set_poll_state(room: Room, state: str) -> Poll:
     Raises:
         RoomError: no poll on the screens.
     """
-    from .model import RoomError
-
     with room.lock:
-        poll = current_poll(room)
-        if poll is None:
-            raise RoomError("no poll is on the screens")
+        poll = _on_screens(room)
         if poll.state == state or (state == "closed" and poll.state == "revealed"):
             return poll
         poll.state = state
@@ -514,12 +524,8 @@ def set_poll_live(room: Room, live: bool) -> Poll:
     Raises:
         RoomError: no poll on the screens.
     """
-    from .model import RoomError
-
     with room.lock:
-        poll = current_poll(room)
-        if poll is None:
-            raise RoomError("no poll is on the screens")
+        poll = _on_screens(room)
         if poll.live_answers == bool(live):
             return poll
         room.store.set_poll_live(poll.id, bool(live))
