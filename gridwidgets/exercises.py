@@ -51,7 +51,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from .core import registry
 from .core.errors import shorten
@@ -840,7 +840,7 @@ class ExerciseWidget(_exercise_widget_base()):  # type: ignore[misc]
             raise TypeError("ExerciseWidget takes an ExerciseSet with at least one exercise")
         if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(exercises):
             raise ValueError(f"exercise index must be 0..{len(exercises) - 1}, got {shorten(index)}")
-        self._answers = None if answers is None else _AnswersFile(answers, exercises)
+        self._answers = None if answers is None else _AnswersFile.open(answers, exercises)
         self._set = exercises
         self._index = index
         self._on_answer = on_answer
@@ -1086,30 +1086,56 @@ def _panel_class() -> type:
 # Answers files: recorded on the board, graded by gridwidgets (nbgrader)
 # ----------------------------------------------------------------------
 class _AnswersFile:
-    """The file an :class:`ExerciseWidget` appends its answers to (JSON lines).
+    """The file :class:`ExerciseWidget` boards append their answers to (JSON lines).
 
-    Opening reads the file if it exists (its header must name this set, and
-    the attempts already recorded are counted so new ones follow them) and
-    writes nothing; :meth:`append` writes one line per answer, the header
-    first when the file is new or empty, each flushed and synced to disk.
+    One object per file and process (:meth:`open`), so boards of one kernel
+    on one file share its lock and its attempt numbers. Opening reads the
+    file if it exists (its header must name this set; the attempts already
+    recorded are counted, so new ones follow them) and writes nothing;
+    :meth:`append` writes one line per answer, the header first when the
+    file is new or empty, each flushed and synced to disk.
     """
 
-    def __init__(self, path: str | os.PathLike[str], exercises: ExerciseSet) -> None:
-        if not isinstance(path, (str, os.PathLike)) or not str(path):
-            raise TypeError(f"answers is a file name, e.g. 'week3.answers.jsonl', not {shorten(path)}")
-        self.path = Path(path).expanduser().absolute()
-        self.fingerprint = exercises.fingerprint
-        self.count = len(exercises)
+    _open: ClassVar[dict[Path, _AnswersFile]] = {}
+    _open_lock = threading.Lock()
+
+    def __init__(self, path: Path, fingerprint: str, count: int) -> None:
+        self.path = path
+        self.fingerprint = fingerprint
+        self.count = count
         self.attempts: dict[int, int] = {}
         self.lock = threading.Lock()
-        self.has_header = False
-        if self.path.exists():
-            records, problem = _read_answers(self.path, self.fingerprint)
-            if problem is not None and not problem.startswith("no answers"):
+
+    @classmethod
+    def open(cls, path: str | os.PathLike[str], exercises: ExerciseSet) -> _AnswersFile:
+        """The file's object for ``exercises``.
+
+        Raises:
+            TypeError: ``path`` is no file name.
+            ValueError: the file is of another set, or no answers file, or
+                another board of this process records another set in it.
+        """
+        if not isinstance(path, (str, os.PathLike)) or not str(path):
+            raise TypeError(f"answers is a file name, e.g. 'week3.answers.jsonl', not {shorten(path)}")
+        p = Path(path).expanduser().absolute()
+        fingerprint = exercises.fingerprint
+        records: list[dict[str, Any]] = []
+        if p.exists():
+            found, problem = _read_answers(p, fingerprint)
+            if problem is not None and found is None and not problem.startswith("no answers"):
                 raise ValueError(f"{problem} Use another file name, or move that file away.")
-            self.has_header = records is not None
-            for r in records or ():
-                self.attempts[r["exercise"]] = max(self.attempts.get(r["exercise"], 0), r["attempt"])
+            records = found or []
+        with cls._open_lock:
+            out = cls._open.get(p)
+            if out is not None and out.fingerprint != fingerprint:
+                raise ValueError(f"another board records the answers of another exercise set in {p.name!r}: "
+                                 f"use another file name")
+            if out is None:
+                out = cls._open[p] = cls(p, fingerprint, len(exercises))
+        with out.lock:
+            for r in records:
+                out.attempts[r["exercise"]] = max(out.attempts.get(r["exercise"], 0), r["attempt"])
+        return out
 
     def new_attempt(self, exercise: int) -> int:
         """The number of a new attempt at ``exercise`` (1, 2, ... over every session)."""
@@ -1119,7 +1145,7 @@ class _AnswersFile:
 
     def append(self, exercise: int, attempt: int, step: int, line: list[str], move: str, right: bool,
                solved: bool) -> None:
-        """Append one answer (and the header first, if the file has none).
+        """Append one answer (and the header first, if the file is new or empty).
 
         Raises:
             OSError: the file cannot be written.
@@ -1129,17 +1155,21 @@ class _AnswersFile:
                   "right": right, "solved": solved}
         text = json.dumps(record, separators=(",", ":")) + "\n"
         with self.lock:
-            if not self.has_header or not self.path.exists() or self.path.stat().st_size == 0:
-                header = {"format": ANSWERS_FORMAT, "version": ANSWERS_VERSION, "set": self.fingerprint,
-                          "exercises": self.count}
-                text = json.dumps(header, separators=(",", ":")) + "\n" + text
             with open(self.path, "a", encoding="utf-8") as f:
-                if f.tell() > 0 and not _ends_with_newline(self.path):
-                    text = "\n" + text  # a line cut short (a crash while writing) stays alone
+                if f.tell() == 0:
+                    header = {"format": ANSWERS_FORMAT, "version": ANSWERS_VERSION, "set": self.fingerprint,
+                              "exercises": self.count}
+                    text = json.dumps(header, separators=(",", ":")) + "\n" + text
+                elif not _ends_with_newline(self.path):
+                    # a line cut short (a crash while writing): ended, and marked as cut for the reader
+                    text = "\n" + json.dumps(_CUT, separators=(",", ":")) + "\n" + text
                 f.write(text)
                 f.flush()
                 os.fsync(f.fileno())
-            self.has_header = True
+
+
+#: the line written after a line cut short by a crash: the reader leaves both out
+_CUT = {"cut": "the line above was cut short while written, and is left out"}
 
 
 def _ends_with_newline(path: Path) -> bool:
@@ -1173,10 +1203,13 @@ def _read_answers(path: str | os.PathLike[str], fingerprint: str) -> tuple[list[
     if len(lines) > MAX_ANSWER_LINES + 1:
         return None, f"the answers file {name!r} has too many lines (over {MAX_ANSWER_LINES:,})."
     out: list[dict[str, Any]] = []
+    cut_note = json.dumps(_CUT, separators=(",", ":")).encode()
     for i, line in enumerate(lines):
         last = i == len(lines) - 1
+        if i > 0 and (line == cut_note or (i + 1 < len(lines) and lines[i + 1] == cut_note)):
+            continue  # a line cut short by a crash, and the note that says so
         if len(line) > MAX_ANSWER_LINE:
-            if last and cut:
+            if last and cut and i > 0:
                 break
             return None, f"the answers file {name!r} is damaged: line {i + 1} is too long."
         try:
