@@ -1189,7 +1189,8 @@ def _read_answers(path: str | os.PathLike[str], fingerprint: str) -> tuple[list[
         with open(p, "rb") as f:
             raw = f.read(MAX_ANSWERS_FILE + 1)
     except FileNotFoundError:
-        return None, f"no answers file {name!r}: no answer was given on the board."
+        return None, (f"no answers file {name!r}: no answer was recorded "
+                      f"(given on the board and submitted with the notebook).")
     except OSError as exc:
         return None, f"the answers file {name!r} cannot be read: {shorten(str(exc), 80)}"
     if len(raw) > MAX_ANSWERS_FILE:
