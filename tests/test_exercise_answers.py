@@ -5,6 +5,8 @@ from the notebook's set, never from the file's flags (issue 42)."""
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import threading
 from pathlib import Path
 
@@ -290,3 +292,40 @@ def test_random_records_never_raise_and_earn_only_right_lines(win1, tmp_path, re
 def test_bad_points_are_the_teachers_error(win1, tmp_path):
     with pytest.raises(ValueError, match="points"):
         grade_answers(tmp_path / "a.jsonl", win1, 0)
+
+
+# ----------------------------------------------------------------------
+# the example assignment, run with no front end (as nbgrader's autograder does)
+# ----------------------------------------------------------------------
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "nbgrader" / "source" / "board-exercises"
+
+
+@pytest.mark.parametrize("answers, expected", [("clicked", 2.0), ("missing", 0.0), ("damaged", 0.0)])
+def test_the_example_notebook_runs_headless_and_nbgrader_reads_its_points(tmp_path, answers, expected):
+    """Every cell runs with no browser (nothing waits for a front end), and
+    nbgrader's own ``determine_grade`` reads the graded cell's points."""
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    utils = pytest.importorskip("nbgrader.utils")
+    folder = tmp_path / "board-exercises"
+    shutil.copytree(EXAMPLE, folder)
+    ex = ExerciseSet.load(folder / "board-exercises.json")
+    path = folder / "board-exercises.answers.jsonl"
+    if answers != "missing":
+        w = ex.widget(answers=path, delay=0)
+        w.answer(ex[0].answers[0])
+        w.show(1)
+        w.answer(wrong_move(ex[1]))
+        w.retry()
+        w.answer(ex[1].answers[0])
+    if answers == "damaged":
+        path.write_bytes(path.read_bytes()[:50] + b"\x00garbage")
+    before = path.read_bytes() if path.exists() else None
+    nb = nbformat.read(folder / "board-exercises.ipynb", as_version=4)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(EXAMPLE.parents[3]), os.environ.get("PYTHONPATH", "")]))
+    client = nbclient.NotebookClient(nb, timeout=120, allow_errors=True, resources={"metadata": {"path": str(folder)}},
+                                     kernel_name="python3")
+    client.execute(env=env)
+    cell = next(c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") == "grade-board")
+    assert utils.determine_grade(cell) == (expected, 3.0)
+    assert (path.read_bytes() if path.exists() else None) == before  # the run wrote nothing
