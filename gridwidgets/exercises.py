@@ -92,8 +92,9 @@ MAX_ANSWER_LINES = 20_000
 MAX_ANSWER_LINE = 20_000
 #: the most moves one recorded line holds
 MAX_LINE_MOVES = 1_000
-#: the seconds :func:`judge_answers` spends re-judging at most (then it stops, saying so)
-JUDGE_SECONDS = 120.0
+#: the seconds :func:`judge_answers` spends re-judging at most (then it stops, saying so): under
+#: nbgrader's 30 s a cell (``Execute.timeout``), so a graded cell ends with its points
+JUDGE_SECONDS = 20.0
 
 
 # ----------------------------------------------------------------------
@@ -1310,7 +1311,8 @@ def judge_answers(path: str | os.PathLike[str], exercises: ExerciseSet | Sequenc
 
     Bounded work: the file is read up to ``MAX_ANSWERS_FILE`` bytes,
     ``MAX_ANSWER_LINES`` lines of ``MAX_ANSWER_LINE`` characters, and judged
-    for ``JUDGE_SECONDS`` at most; an exercise stops being judged once decided.
+    for ``JUDGE_SECONDS`` at most (every exercise's first attempt, then every
+    second one, ...); an exercise stops being judged once solved.
 
     Returns:
         An :class:`AnswersReport`; a missing, damaged, too large file or one
@@ -1335,33 +1337,36 @@ def judge_answers(path: str | os.PathLike[str], exercises: ExerciseSet | Sequenc
     for r in records:
         if r["exercise"] < n:
             attempts.setdefault(r["exercise"], {}).setdefault(r["attempt"], []).append(r["line"])
-    solved: list[int] = []
-    first: list[int] = []
+    solved: set[int] = set()
+    first: set[int] = set()
     deadline = time.monotonic() + JUDGE_SECONDS
     stopped = None
-    for i in range(n):
-        if stopped:
-            break
-        judge = exercises[i].judge()
-        for k, number in enumerate(sorted(attempts.get(i, {}))):
+    order = {i: sorted(attempts.get(i, {})) for i in range(n)}
+    judges: dict[int, Judge] = {}
+    # the first attempts of every exercise, then the second ones, ...: a time limit cuts the later tries
+    for k in range(max((len(v) for v in order.values()), default=0)):
+        for i in range(n):
+            if i in solved or k >= len(order[i]) or stopped:
+                continue
             if time.monotonic() > deadline:
-                stopped = f"judging stopped after {JUDGE_SECONDS:.0f} s, at exercise {i + 1}."
+                stopped = (f"judging stopped after {JUDGE_SECONDS:.0f} s (too many attempts): "
+                           f"the attempts after the first {k} of each exercise were not judged.")
                 break
-            lines = attempts[i][number]
+            lines = attempts[i][order[i][k]]
             longest = max(lines, key=len)
             if any(line != longest[:len(line)] for line in lines):
                 continue  # not one attempt's line: earns nothing
             try:
+                judge = judges.get(i) or judges.setdefault(i, exercises[i].judge())
                 ok = _judge_line(exercises[i], judge, longest)
             except Exception:  # a rule's error on a forged move earns nothing, never stops grading
                 ok = False
             if ok:
-                solved.append(i)
+                solved.add(i)
                 if k == 0:
-                    first.append(i)
-                break
+                    first.add(i)
     counts = tuple(len(attempts.get(i, {})) for i in range(n))
-    return AnswersReport(n, tuple(solved), tuple(first), counts, stopped)
+    return AnswersReport(n, tuple(sorted(solved)), tuple(sorted(first)), counts, stopped)
 
 
 def grade_answers(path: str | os.PathLike[str], exercises: ExerciseSet | Sequence[Exercise], points: float, *,

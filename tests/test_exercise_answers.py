@@ -329,3 +329,13 @@ def test_the_example_notebook_runs_headless_and_nbgrader_reads_its_points(tmp_pa
     cell = next(c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") == "grade-board")
     assert utils.determine_grade(cell) == (expected, 3.0)
     assert (path.read_bytes() if path.exists() else None) == before  # the run wrote nothing
+
+
+def test_judging_stops_at_its_time_limit_and_says_so(win1, tmp_path, monkeypatch, capsys):
+    import gridwidgets.exercises as exercises
+
+    path = write(tmp_path / "a.jsonl", header(win1), record(0, 1, [win1[0].answers[0]]))
+    monkeypatch.setattr(exercises, "JUDGE_SECONDS", -1.0)
+    report = judge_answers(path, win1)
+    assert report.solved == () and "judging stopped" in report.problem
+    assert grade_answers(path, win1, 3) == 0.0 and "judging stopped" in capsys.readouterr().out
