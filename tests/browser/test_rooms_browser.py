@@ -642,6 +642,10 @@ def test_end_class_closes_the_rooms_offers_the_downloads_and_retires_the_token(b
             teacher.get_by_text("Download every game").click()
         with zipfile.ZipFile(io.BytesIO(open(info.value.path(), "rb").read())) as archive:
             assert "games.json" in archive.namelist()
+        with teacher.expect_download() as info:  # the gradebook too: its last chance on this page
+            teacher.get_by_text("Download the gradebook").click()
+        rows = open(info.value.path(), encoding="utf-8").read().splitlines()[1:]
+        assert sorted(r.split(",")[0] for r in rows) == ["Ann", "Bob"]  # no ids given: keyed by name
         ann.locator(".gw-closed").wait_for(timeout=10_000)
         ann.locator('[data-game="gridlock"] [data-cell="B2"]').click()
         ann.locator('[data-game="gridlock"] [data-role="message"]').filter(has_text="class has ended").wait_for()
