@@ -160,8 +160,9 @@ def _gradebook(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
         print(f"gridwidgets gradebook: {exc}", file=sys.stderr)
         return 2
     if args.output:
-        rows = [r for r in made.students if args.format == "plain" or r.keyed_by == "id"]
+        rows = made.students if args.format == "plain" else made.importable()
         left = len(made.students) - len(rows)
         print(f"{args.output}: {len(rows)} students ({args.format})"
-              + (f"; {left} seats without a student id left out" if left else ""), file=sys.stderr)
+              + (f"; {left} left out (no student id, or an id that begins like a formula: see the plain file)"
+                 if left else ""), file=sys.stderr)
     return 0

@@ -30,8 +30,8 @@ from gridwidgets.rooms.gradebook import (
     read_class,
 )
 
-#: the ids the students give at joining; Dee's name and id begin like spreadsheet formulas
-IDS = {"Ann": "s1001", "Bob": "s2002", "Cy": "s3003", "=1+1": "-s4004"}
+#: the ids the students give at joining; Dee's name and Fay's name and id begin like spreadsheet formulas
+IDS = {"Ann": "s1001", "Bob": "s2002", "Cy": "s3003", "=1+1": "s4004", "@Fay": "-s5005"}
 
 
 @dataclass(frozen=True)
@@ -54,8 +54,8 @@ def play_out(room, rg):
 
 
 def a_class(db):
-    """Two rooms of one class. Room A (arrival pairing): four students with
-    ids, Ann and Bob's game played out, Cy's seat handed to the agent and its
+    """Two rooms of one class. Room A (arrival pairing): five students with
+    ids (Fay waits for a partner), Ann and Bob's game played out, Cy's seat handed to the agent and its
     game played out, a poll answered by three, an exercise set answered (Ann
     wrong then right, Bob right at once twice). Room B (everyone plays the
     agent): Ann again, with her id, and Eve without one, both games played out."""
@@ -248,8 +248,9 @@ def test_the_plain_shape_has_every_column_with_its_unit(db):
                    r.exercises_given, r.exercises_solved, r.exercises_first_try, r.assignments["ps1"]]
         for column, value in zip([*PLAIN_COLUMNS[4:], lines[0][-2]], numbers, strict=True):
             assert same_number(cells[column], value), (r.student, column)
-    dee = dict(zip(lines[0], next(line for line in lines if line[0].endswith("s4004")), strict=True))
-    assert dee["student"] == "'-s4004" and dee["name"] == "'=1+1"  # no formula runs in a spreadsheet
+    dee = dict(zip(lines[0], next(line for line in lines if line[0] == "s4004"), strict=True))
+    fay = dict(zip(lines[0], next(line for line in lines if line[0].endswith("s5005")), strict=True))
+    assert dee["name"] == "'=1+1" and (fay["student"], fay["name"]) == ("'-s5005", "'@Fay")  # no formula runs
 
 
 @pytest.mark.parametrize("id_kind, id_header", [("login", "Username"), ("sis", "ID number")])
@@ -257,13 +258,15 @@ def test_the_moodle_shape_has_one_identifying_column_and_one_column_per_grade_it
     book = a_book(db)
     lines = read_back(gradebook_csv(book, "moodle", id_kind=id_kind))
     assert lines[0] == [id_header, "Full name", *GRADE_ITEMS, "Assignment: ps1"]
-    graded = [r for r in book.students if r.keyed_by == "id"]
-    assert [line[0] for line in lines[1:]] == [exports.safe_cell(r.student) for r in graded]  # Eve is left out
+    graded = book.importable()
+    assert [line[0] for line in lines[1:]] == [r.student for r in graded]
+    assert {r.student for r in book.students} - {r.student for r in graded} == {"Eve", "-s5005"}  # left out
     for line, r in zip(lines[1:], graded, strict=True):
         assert line[1] == exports.safe_cell(" / ".join(r.names))
         for cell, value in zip(line[2:], [*grade_items(r), r.assignments["ps1"]], strict=True):
             assert same_number(cell, value), (r.student, line)
         assert all(cell == "" or float(cell) >= 0 for cell in line[2:])  # numbers only, as Moodle reads them
+    assert [line[1] for line in lines if line[0] == "s4004"] == ["'=1+1"]  # no formula runs in a spreadsheet
 
 
 @pytest.mark.parametrize("id_kind", ["login", "sis"])
@@ -271,7 +274,8 @@ def test_the_canvas_shape_has_its_student_columns_and_a_points_possible_row(db, 
     book = a_book(db)
     lines = read_back(gradebook_csv(book, "canvas", id_kind=id_kind))
     assert lines[0] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", *GRADE_ITEMS, "Assignment: ps1"]
-    graded = [r for r in book.students if r.keyed_by == "id"]
+    graded = book.importable()
+    assert {r.student for r in book.students} - {r.student for r in graded} == {"Eve", "-s5005"}  # left out
     most = lines[1]
     assert most[:5] == ["Points Possible", "", "", "", ""]
     assert [float(c) for c in most[5:]] == [max(r.played for r in graded)] * 2 + [
@@ -279,8 +283,7 @@ def test_the_canvas_shape_has_its_student_columns_and_a_points_possible_row(db, 
     assert len(lines) == 2 + len(graded)
     for line, r in zip(lines[2:], graded, strict=True):
         sis, login = line[2], line[3]
-        assert (sis, login) == ((exports.safe_cell(r.student), "") if id_kind == "sis"
-                                else ("", exports.safe_cell(r.student)))
+        assert (sis, login) == ((r.student, "") if id_kind == "sis" else ("", r.student))
         assert line[0] == exports.safe_cell(r.names[0]) and line[1] == "" and line[4] == ""
         for cell, value in zip(line[5:], [*grade_items(r), r.assignments["ps1"]], strict=True):
             assert same_number(cell, value), (r.student, line)
@@ -311,9 +314,10 @@ def test_the_command_line_writes_the_gradebook_and_never_changes_the_database(db
                  "--format", "moodle", "-o", str(out)]) == 0
     lines = read_back(out.read_text(encoding="utf-8"))
     assert lines[0][-1] == "Assignment: ps1"
+    importable = [sid for sid in [*IDS.values(), "s9009"] if not sid.startswith("-")]
     assert {line[0]: line[-1] for line in lines[1:]} == {
-        exports.safe_cell(sid): ("" if sid not in scores else f"{scores[sid]:g}") for sid in [*IDS.values(), "s9009"]}
-    assert "students (moodle); 1 seats without a student id left out" in capsys.readouterr().err
+        sid: ("" if sid not in scores else f"{scores[sid]:g}") for sid in importable}
+    assert "students (moodle); 2 left out" in capsys.readouterr().err  # Eve (no id) and Fay (-s5005)
     assert main(["gradebook", "--db", str(db)]) == 0  # plain, printed
     printed = read_back(capsys.readouterr().out)
     assert printed[0][:len(PLAIN_COLUMNS)] == list(PLAIN_COLUMNS) and len(printed) == 1 + len(expected.students)
@@ -336,4 +340,4 @@ def test_python_dash_m_gridwidgets_gradebook_runs(db, tmp_path):
     assert run.returncode == 0, run.stderr
     lines = read_back(run.stdout)
     assert lines[0][:5] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
-    assert lines[1][0] == "Points Possible" and len(lines) == 2 + len(IDS)
+    assert lines[1][0] == "Points Possible" and len(lines) == 2 + len(IDS) - 1  # not Fay: her id begins with -

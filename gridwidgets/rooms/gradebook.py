@@ -11,7 +11,8 @@ A student is their student id: a hub user name or a class-list id, the same
 in every room, so a student who sat in several rooms is one row
 (:func:`class_gradebook`). A seat without an id is keyed by its display name
 and marked so (``keyed by`` = ``"name"``); such rows are in the ``plain``
-file only, since an LMS would match them to nobody, or to the wrong student.
+file only (:meth:`ClassGradebook.importable`), since an LMS would match them
+to nobody, or to the wrong student.
 Like the standings' CSV, this file is the teacher's: it carries the ids, and
 no page shows it.
 
@@ -137,6 +138,15 @@ class ClassGradebook:
             if r.student == student:
                 return r
         raise KeyError(f"no student {student!r} in this gradebook")
+
+    def importable(self) -> list[StudentRecord]:
+        """The rows of the Moodle and Canvas files: the students keyed by an id
+        that reaches the LMS unchanged. A seat keyed by its name is left out
+        (the LMS would match it to nobody, or to the wrong student), and so is
+        an id that begins like a spreadsheet formula (``=``, ``+``, ``-``,
+        ``@``: its cell gets a leading ``'``, which no LMS account has, and
+        Moodle aborts a whole import on a user it cannot find)."""
+        return [r for r in self.students if r.keyed_by == "id" and safe_cell(r.student) == r.student]
 
 
 def _key(room: Room, token: str) -> tuple[str, str]:
@@ -347,7 +357,7 @@ def _points_possible(book: ClassGradebook) -> list[Any]:
     """The most each grade item could give a student of this class: the most
     games a student played (a point each, all won), the most polls run in a
     student's rooms, the most exercises given to a student."""
-    ids = [r for r in book.students if r.keyed_by == "id"]
+    ids = book.importable()
     games = max((r.played for r in ids), default=0)
     return [games, games, max((r.polls_run for r in ids), default=0),
             *[max((r.exercises_given for r in ids), default=0)] * 2]
@@ -374,7 +384,8 @@ def gradebook_csv(book: ClassGradebook, shape: str = "plain", *, id_kind: str = 
     ``Assignment: NAME``; each is mapped to an existing grade item or to
     *New grade item* (named after the heading). Moodle aborts the whole
     import on a row whose user it cannot find, and reads only numbers (an
-    empty cell is no grade); rows keyed by name are left out. Source:
+    empty cell is no grade); only :meth:`ClassGradebook.importable` rows
+    are written. Source:
     Moodle's ``grade/import/csv/classes/load_data.php``
     (``map_user_data_with_value``, ``prepare_import_grade_data``,
     ``update_grade_item``) and docs.moodle.org's *Grade import* page.
@@ -390,8 +401,8 @@ def gradebook_csv(book: ClassGradebook, shape: str = "plain", *, id_kind: str = 
     most exercises given to a student; nbgrader's maximum for an assignment). Canvas refuses a file whose
     header does not begin ``Student``, ``ID`` and end its student columns
     with ``Section``; it finds a student by ID, then SIS User ID, then SIS
-    Login ID, then by name; an empty cell or ``-`` is no score. Rows keyed
-    by name are left out. Source: canvas-lms
+    Login ID, then by name; an empty cell or ``-`` is no score. Only
+    :meth:`ClassGradebook.importable` rows are written. Source: canvas-lms
     ``app/models/gradebook_importer.rb`` (``row_has_student_headers?``,
     ``update_column_count``, ``process_student``, ``process_pp``,
     ``parse_assignments``).
@@ -414,7 +425,7 @@ def gradebook_csv(book: ClassGradebook, shape: str = "plain", *, id_kind: str = 
                           *(_num(r.assignments.get(a.name)) for a in book.assignments), "; ".join(r.problems)])
     else:
         assignments = [f"Assignment: {a.name}" for a in book.assignments]
-        graded = [r for r in book.students if r.keyed_by == "id"]
+        graded = book.importable()
         if shape == "moodle":
             lines.append(["Username" if id_kind == "login" else "ID number", "Full name", *GRADE_ITEMS, *assignments])
             for r in graded:
