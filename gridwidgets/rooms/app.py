@@ -1159,7 +1159,7 @@ def Results(room: Room, rooms: Rooms, version: Any) -> None:
         Charts(made)
         _p("<b>Every game</b>")
         solara.DataFrame(_from_one(results.results_table(chosen)), items_per_page=20)
-        Downloads(chosen, f"results-{room.code}")
+        Downloads(chosen, f"results-{room.code}", everyone=rooms.rooms())
 
 
 def _finished_key(chosen: list[Room]) -> tuple[Any, ...]:
@@ -1217,9 +1217,14 @@ def Charts(made: Any) -> None:
 
 
 @solara.component
-def Downloads(chosen: list[Room], stem: str) -> None:
-    from . import exports, results
+def Downloads(chosen: list[Room], stem: str, everyone: list[Room] | None = None) -> None:
+    """The teacher's files of the rooms ``chosen``, and the class's gradebook
+    over ``everyone`` (every room of the class; default ``chosen``): one row
+    per student, in the shape chosen beside it (:mod:`gridwidgets.rooms.gradebook`)."""
+    from . import exports, gradebook, results
 
+    shape, set_shape = solara.use_state("plain")
+    class_rooms = chosen if everyone is None else everyone
     with solara.Row(style={"gap": "12px", "flex-wrap": "wrap"}):
         if len(chosen) == 1:
             solara.FileDownload(lambda: exports.standings_csv(chosen[0]), filename=f"{stem}-standings.csv",
@@ -1235,6 +1240,12 @@ def Downloads(chosen: list[Room], stem: str) -> None:
             solara.FileDownload(lambda: exports.exercise_csv(chosen),
                                 filename=f"{stem.replace('results', 'exercises')}.csv",
                                 label="Download every exercise answer (CSV)", mime_type="text/csv")
+    with solara.Row(style={"gap": "12px", "flex-wrap": "wrap", "align-items": "baseline"}, classes=["gw-gradebook"]):
+        solara.FileDownload(lambda: gradebook.gradebook_csv(gradebook.class_gradebook(class_rooms), shape),
+                            filename=f"gradebook-{shape}.csv", mime_type="text/csv",
+                            label="Download the gradebook, one row per student (CSV)")
+        solara.Select("shape", values=list(gradebook.SHAPES), value=shape, on_value=set_shape,
+                      style={"max-width": "9em"})
 
 
 @solara.component
