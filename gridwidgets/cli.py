@@ -89,6 +89,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     book.add_argument("--assignment", action="append", default=None, metavar="NAME",
                       help="an nbgrader assignment to add as a column (again for more; default: every assignment "
                       "of --nbgrader-db)")
+    book.add_argument("--answers", nargs=2, action="append", default=None, metavar=("SET.json", "PATTERN"),
+                      help="students' answers files of an exercise set, re-judged: the set's file and the files' "
+                      "path with {student} where the student id is, e.g. course/source/week3/week3.json "
+                      "'course/submitted/{student}/week3/week3.answers.jsonl' (again for more sets)")
     book.add_argument("--format", default="plain", choices=("plain", "moodle", "canvas"),
                       help="plain: every column, units in the header; moodle: Moodle's Import grades (CSV file); "
                       "canvas: Canvas's Import grades (default plain)")
@@ -149,7 +153,13 @@ def _gradebook(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
     try:
         rooms = gradebook.read_class(args.db)
         scores = gradebook.nbgrader_scores(args.nbgrader_db, args.assignment) if args.nbgrader_db else []
-        made = gradebook.class_gradebook(rooms, assignments=scores)
+        answers: dict[str, list[object]] = {}
+        for set_file, pattern in args.answers or ():
+            from .exercises import ExerciseSet
+
+            for sid, report in gradebook.answers_reports(ExerciseSet.load(set_file), pattern).items():
+                answers.setdefault(sid, []).append(report)
+        made = gradebook.class_gradebook(rooms, assignments=scores, answers=answers)
         text = gradebook.gradebook_csv(made, args.format, id_kind=args.id_kind)
         if args.output:
             with open(args.output, "w", encoding="utf-8", newline="") as out:

@@ -13,6 +13,7 @@ import os
 import subprocess
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 
@@ -24,6 +25,7 @@ from gridwidgets.rooms.gradebook import (
     GRADE_ITEMS,
     PLAIN_COLUMNS,
     AssignmentScores,
+    answers_reports,
     class_gradebook,
     gradebook_csv,
     nbgrader_scores,
@@ -341,3 +343,52 @@ def test_python_dash_m_gridwidgets_gradebook_runs(db, tmp_path):
     lines = read_back(run.stdout)
     assert lines[0][:5] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
     assert lines[1][0] == "Points Possible" and len(lines) == 2 + len(IDS) - 1  # not Fay: her id begins with -
+
+
+# -- answers files, as nbgrader collects them ------------------------------------------------------------------------
+def test_answers_files_in_nbgrader_folders_are_judged_into_the_rows(db, tmp_path, capsys):
+    """Real answers files (written by the exercise board) in ``submitted/{student}/...``:
+    the pattern finds each student's, judges it (a forged "right" flag earns nothing)
+    and the command line adds the counts to the rows."""
+    ex = gw.exercises.generate("gridlock", kind="win-in", depth=1, n=3, seed=1, rows=4, cols=4)
+    set_file = ex.save(tmp_path / "week3.json")
+    course = tmp_path / "course" / "submitted"
+
+    def answers_of(student: str) -> Path:
+        folder = course / student / "week3"
+        folder.mkdir(parents=True)
+        return folder / "week3.answers.jsonl"
+
+    w = ex.widget(answers=answers_of("s1001"), delay=0)
+    w.answer(ex[0].answers[0])  # right at the first try
+    w.show(1)
+    w.answer(next(str(m) for m in ex[1].start().legal_moves() if str(m) not in ex[1].answers))  # wrong ...
+    w.run()
+    w.retry()
+    w.answer(ex[1].answers[0])  # ... then right
+    forged = answers_of("s2002")
+    w2 = ex.widget(answers=forged, delay=0)
+    w2.answer(next(str(m) for m in ex[0].start().legal_moves() if str(m) not in ex[0].answers))  # wrong
+    text = forged.read_text().replace('"right": false', '"right": true').replace('"solved": false', '"solved": true')
+    forged.write_text(text)
+    answers_of("s3003").write_text("{ not json\n")
+    pattern = str(course / "{student}" / "week3" / "week3.answers.jsonl")
+    reports = answers_reports(ex, pattern)
+    assert sorted(reports) == ["s1001", "s2002", "s3003"]
+    assert (reports["s1001"].solved, reports["s1001"].first_try) == ((0, 1), (0,))
+    assert reports["s2002"].solved == () and reports["s2002"].problem is None
+    assert reports["s3003"].solved == () and "damaged" in reports["s3003"].problem
+    with pytest.raises(ValueError, match="one \\{student\\}"):
+        answers_reports(ex, str(course / "*" / "a.jsonl"))
+    a_class(db)[0].store.close()
+    rooms_only = {r.student: r for r in class_gradebook(read_class(db)).students}
+    out = tmp_path / "book.csv"
+    assert main(["gradebook", "--db", str(db), "--answers", str(set_file), pattern, "-o", str(out)]) == 0
+    rows = {r["student"]: r for r in csv.DictReader(io.StringIO(out.read_text(encoding="utf-8")))}
+    ann = rows["s1001"]
+    before = rooms_only["s1001"]
+    assert int(ann["exercises solved (count)"]) == before.exercises_solved + 2
+    assert int(ann["exercises solved at the first try (count)"]) == before.exercises_first_try + 1
+    assert int(ann["exercises given (count)"]) == before.exercises_given + 3
+    assert int(rows["s2002"]["exercises solved (count)"]) == rooms_only["s2002"].exercises_solved
+    assert "damaged" in rows["s3003"]["answers file problem"]

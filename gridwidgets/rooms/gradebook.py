@@ -42,7 +42,7 @@ from .exports import safe_cell
 from .model import AGENT, Room
 
 __all__ = ["GRADE_ITEMS", "ID_KINDS", "PLAIN_COLUMNS", "SHAPES", "AssignmentScores", "ClassGradebook", "StudentRecord",
-           "class_gradebook", "gradebook_csv", "nbgrader_scores", "read_class"]
+           "answers_reports", "class_gradebook", "gradebook_csv", "nbgrader_scores", "read_class"]
 
 #: the CSV shapes of :func:`gradebook_csv`
 SHAPES = ("plain", "moodle", "canvas")
@@ -171,10 +171,11 @@ def class_gradebook(rooms: Iterable[Room], *, assignments: Sequence[AssignmentSc
         rooms: the rooms (a student in several is one row).
         assignments: nbgrader assignments; a student in them and in no room
             gets a row too (their nbgrader id is their student id).
-        answers: per student id, the report of their answers file
-            (:func:`gridwidgets.exercises.judge_answers`: ``exercises`` a
+        answers: per student id, the report of their answers file, or a list
+            of reports (one per exercise set): :func:`answers_reports`, or
+            :func:`gridwidgets.exercises.judge_answers` (``exercises`` a
             count, ``solved`` and ``first_try`` tuples of indices, ``problem``
-            text or ``None``), added to the exercise columns; a student in no
+            text or ``None``); added to the exercise columns; a student in no
             room gets a row too.
 
     Returns:
@@ -230,17 +231,68 @@ def class_gradebook(rooms: Iterable[Room], *, assignments: Sequence[AssignmentSc
             row(("id", sid))
         for r in rows.values():
             r.assignments[a.name] = a.scores.get(r.student) if r.keyed_by == "id" else None
-    for sid, report in (answers or {}).items():
+    for sid, reports in (answers or {}).items():
         r = row(("id", sid))
-        r.exercises_given += int(report.exercises)
-        r.exercises_solved += len(report.solved)
-        r.exercises_first_try += len(report.first_try)
-        if report.problem:
-            r.problems.append(str(report.problem))
+        for report in reports if isinstance(reports, (list, tuple)) else (reports,):
+            r.exercises_given += int(report.exercises)
+            r.exercises_solved += len(report.solved)
+            r.exercises_first_try += len(report.first_try)
+            if report.problem:
+                r.problems.append(str(report.problem))
         for a in assignments:
             r.assignments.setdefault(a.name, None)
     ordered = sorted(rows.values(), key=lambda r: (r.keyed_by != "id", r.student.casefold(), r.student))
     return ClassGradebook(ordered, list(assignments))
+
+
+#: the most answers files :func:`answers_reports` reads (one per student)
+MAX_ANSWERS_FILES = 5_000
+
+
+def answers_reports(exercises: Any, pattern: str | os.PathLike[str]) -> dict[str, Any]:
+    """Judge every student's answers file of one exercise set, for
+    ``answers=`` of :func:`class_gradebook`.
+
+    ``pattern`` is the files' path with ``{student}`` where the student id
+    is, e.g. ``"course/submitted/{student}/week3/week3.answers.jsonl"`` (the
+    folders nbgrader's ``collect`` fills; the id is nbgrader's student id,
+    which is the hub user name on a hub). Each file is re-judged by
+    :func:`gridwidgets.exercises.judge_answers` against ``exercises`` (the
+    assignment's own set, e.g. ``ExerciseSet.load("course/source/week3/week3.json")``),
+    never trusting the file's flags; a damaged file gives its student a
+    report with nothing solved and its ``problem``.
+
+    Returns:
+        ``{student id: AnswersReport}``, sorted by id.
+
+    Raises:
+        ValueError: a pattern without exactly one ``{student}`` in a folder
+            or file name, or more than :data:`MAX_ANSWERS_FILES` files.
+    """
+    import glob
+    import re
+
+    from ..exercises import ExerciseSet, judge_answers
+
+    text = os.fspath(pattern)
+    if text.count("{student}") != 1:
+        raise ValueError(f"the answers files' pattern needs one {{student}} where the student id is, "
+                         f"got {text[:60]!r}")
+    head, tail = text.split("{student}")
+    if any(ch in head + tail for ch in "*?[]"):
+        raise ValueError(f"the answers files' pattern takes no wildcards but {{student}}: {text[:60]!r}")
+    if not isinstance(exercises, ExerciseSet):
+        exercises = ExerciseSet(list(exercises))
+    found = re.compile(re.escape(head) + r"([^/\\]+)" + re.escape(tail) + r"\Z")
+    reports: dict[str, Any] = {}
+    for path in sorted(glob.iglob(glob.escape(head) + "*" + glob.escape(tail))):
+        m = found.match(path)
+        if m is None or m.group(1).startswith("."):
+            continue
+        if len(reports) >= MAX_ANSWERS_FILES:
+            raise ValueError(f"more than {MAX_ANSWERS_FILES} answers files match {text[:60]!r}")
+        reports[m.group(1)] = judge_answers(path, exercises)
+    return reports
 
 
 # -- nbgrader ------------------------------------------------------------------------------------------------
