@@ -1428,7 +1428,7 @@ def ProjectorView(rooms: Rooms) -> None:
                     names = sorted(names, key=str.casefold)
                 solara.HTML(tag="p", unsafe_innerHTML=f"<b>{len(names)} joined:</b> {_names(names) or 'nobody yet'}",
                             classes=["gw-joined", "gw-names"])
-                if "127.0.0.1" in students_address() or "localhost" in students_address():
+                if not hub_mode() and ("127.0.0.1" in students_address() or "localhost" in students_address()):
                     _p("This server answers this computer only: start it with --lan for the class's devices.",
                        "gw-proj-warning")
                 if room.paused:

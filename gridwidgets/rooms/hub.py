@@ -213,8 +213,8 @@ class HubLogin:
         except Exception as exc:  # the hub's HTTPError: a stale or forged code
             raise PermissionError(f"the hub did not confirm this login ({type(exc).__name__})") from None
         user = self.user_of_model(model)
-        if user is None:
-            raise PermissionError("the hub did not confirm this login")
+        if user is None or not self.has_access(model):
+            raise PermissionError("the hub did not give this login access to this service")
         if not self.may_enter(user):
             raise PermissionError(f"{user.name} is not in the group {self.settings.students_group!r} this class "
                                   "is for")
@@ -234,6 +234,18 @@ class HubLogin:
         groups = tuple(str(g) for g in model.get("groups") or ())
         admin = bool(model.get("admin"))
         return HubUser(str(model["name"]), admin or self.settings.teacher_group in groups, admin, groups)
+
+    def has_access(self, model: Any) -> bool:
+        """Whether the token of identify ``model`` carries the service's access scope
+        (``access:services!service=NAME``, from ``JUPYTERHUB_OAUTH_ACCESS_SCOPES``;
+        the hub checks it too before it lets a login through)."""
+        required = getattr(self.auth, "access_scopes", None)
+        if not required:
+            return True
+        try:
+            return bool(self.auth.check_scopes(required, model))
+        except (KeyError, TypeError):
+            return False
 
     def may_enter(self, user: HubUser) -> bool:
         """Whether ``user`` may open the service: a teacher, or any user (or, with
@@ -281,7 +293,8 @@ class HubLogin:
             return True
         user = self.user_of_model(model)
         with self._lock:
-            if user is None or user.name != s.user.name or not self.may_enter(user):
+            if (user is None or user.name != s.user.name or not self.may_enter(user)
+                    or not self.has_access(model)):
                 self._sessions.pop(sid, None)
                 return False
             s.checked = time.time()

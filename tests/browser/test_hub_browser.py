@@ -10,7 +10,6 @@ by PID at the end, pass or fail.
 
 from __future__ import annotations
 
-import json
 import os
 import secrets
 import shutil
@@ -74,6 +73,7 @@ class Hub:
             c = get_config()  # noqa
             c.JupyterHub.ip = "127.0.0.1"
             c.JupyterHub.port = {self.port}
+            c.JupyterHub.public_url = {self.base!r}  # the service is told it: the address students open
             c.JupyterHub.hub_ip = "127.0.0.1"
             c.JupyterHub.hub_port = {self.hub_port}
             c.ConfigurableHTTPProxy.api_url = "http://127.0.0.1:{self.api_port}"
@@ -293,6 +293,18 @@ def test_the_same_hub_user_from_a_second_browser_finds_the_same_seat_and_game(hu
     assert other.locator(".gw-seat-name").inner_text() == before
     wait_version(other, "gridlock", int(version))
     assert other.locator(".gw-you-play").inner_text() == amy.locator(".gw-you-play").inner_text()
+
+
+def test_the_teachers_projector_opens_under_the_services_prefix(hub, classroom):
+    teacher = classroom[TEACHER]
+    assert teacher.locator(".gw-students-address").inner_text().endswith(hub.base + PREFIX)
+    with teacher.context.expect_page() as opened:
+        teacher.locator(".gw-projector-link").click()
+    projector = opened.value
+    projector.locator(".gw-big-code").wait_for()
+    assert projector.url == hub.base + PREFIX + "projector"
+    projector.locator(".gw-joined").filter(has_text="3 joined").wait_for()
+    projector.close()
 
 
 def test_a_student_opening_the_teachers_pages_is_refused(hub, classroom):
