@@ -200,7 +200,7 @@ def test_the_callback_checks_the_state_and_keeps_the_token_on_the_server(served)
     assert run(app, PREFIX + "oauth_callback", query=f"code={code}&state={state}",
                cookies={login.state_cookie(other): other})[0] == 403
     sid = log_in(app, auth, "amy")
-    assert sid["httponly"] and sid["samesite"] == "Lax" and sid["path"] == PREFIX
+    assert sid["httponly"] and sid["samesite"] == "Lax" and sid["path"] == PREFIX and not sid["secure"]
     assert not any(t in sid.value for t in auth.tokens)  # the browser holds an id, never the hub's token
     assert login.user(sid.value).name == "amy" and not login.user(sid.value).is_teacher
     status, _, body = run(app, PREFIX, cookies={HUB_SESSION_COOKIE: sid.value})
@@ -209,7 +209,7 @@ def test_the_callback_checks_the_state_and_keeps_the_token_on_the_server(served)
 
 
 def test_a_code_the_hub_refuses_or_a_token_without_access_gets_no_session(served):
-    app, auth, *_ = served
+    app, auth = served[:2]
     status, headers, _ = run(app, PREFIX)
     state = parse_qs(urlsplit(headers["location"][0]).query)["state"][0]
     cookie = {k: m.value for k, m in SimpleCookie(headers["set-cookie"][0]).items()}
@@ -288,3 +288,20 @@ def test_the_command_line_names_what_the_hub_did_not_give(monkeypatch, capsys):
     assert "JUPYTERHUB_SERVICE_URL" in err and "docs/jupyterhub-hub.md" in err
     assert main(["classroom", "--hub"]) == 2
     assert "add --rooms" in capsys.readouterr().err
+
+
+def test_over_https_the_cookies_are_secure(served):
+    app = served[0]
+    sent = []
+
+    async def send(message):
+        sent.append(message)
+
+    async def receive():
+        return {"type": "http.request", "body": b""}
+
+    scope = {"type": "http", "path": PREFIX, "query_string": b"", "headers": [], "method": "GET", "scheme": "https",
+             "client": ("127.0.0.1", 1)}
+    asyncio.run(app(scope, receive, send))
+    cookie = dict(sent[0]["headers"])[b"set-cookie"].decode()
+    assert cookie.endswith("; Secure")

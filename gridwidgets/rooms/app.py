@@ -505,8 +505,9 @@ def StudentPage() -> None:
 
 @solara.component
 def HubStudent(code: str) -> None:
-    """A student's page under a hub: the room (the only open one, or the one
-    picked, by its code or from the list), and in it the hub user's seat,
+    """A student's page under a hub: the room (the one in the address, the
+    one the user has a seat in, the only open one, or the one picked by its
+    code or from the list), and in it the hub user's seat,
     found (:meth:`Room.seat_of_student`) or made (:meth:`Room.join`, with the
     hub user name as display name and student id) as the page opens: the
     same user on any device lands in the same seat."""
@@ -517,8 +518,10 @@ def HubStudent(code: str) -> None:
     typed, set_typed = solara.use_state(code)
     error, set_error = solara.use_state("")
     open_rooms = [r for r in rooms.rooms() if not r.closed]
-    try:
-        room = rooms.room(code) if code else (open_rooms[0] if len(open_rooms) == 1 else None)
+    seated = [r for r in open_rooms if user is not None and r.seat_of_student(user.name) is not None]
+    try:  # no code: the room the user has a seat in, or the only open room; else the user picks
+        room = (rooms.room(code) if code else seated[0] if len(seated) == 1
+                else open_rooms[0] if len(open_rooms) == 1 and not seated else None)
     except RoomError:
         room = None
 

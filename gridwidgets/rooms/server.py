@@ -426,6 +426,12 @@ h1 {{ font-size: 28px; }} a {{ color: #1d4ed8; }}
 """
 
 
+def _secure(scope: dict[str, Any]) -> str:
+    """``"; Secure"`` for a cookie of a page served over HTTPS (the hub's proxy
+    says so; uvicorn trusts its headers from 127.0.0.1), else ``""``."""
+    return "; Secure" if scope.get("scheme") in ("https", "wss") else ""
+
+
 def _html_escape(text: str) -> str:
     from html import escape
 
@@ -561,7 +567,7 @@ class RoomsApp:
             url, cookie_name, state = self.hub.start(path + (f"?{query}" if query else ""))
             headers = [(b"location", url.encode("latin-1")), (b"cache-control", b"no-store"), *_SECURITY_HEADERS,
                        (b"set-cookie", f"{cookie_name}={state}; HttpOnly; SameSite=Lax; Path={settings.prefix}; "
-                        f"Max-Age=600".encode("latin-1"))]
+                        f"Max-Age=600{_secure(scope)}".encode("latin-1"))]
             await send({"type": "http.response.start", "status": 302, "headers": headers})
             await send({"type": "http.response.body", "body": b""})
             return
@@ -620,7 +626,7 @@ class RoomsApp:
         headers = [(b"location", next_url.encode("latin-1", "replace")), (b"cache-control", b"no-store"),
                    *_SECURITY_HEADERS,
                    (b"set-cookie", f"{HUB_SESSION_COOKIE}={sid}; HttpOnly; SameSite=Lax; Path={settings.prefix}; "
-                    f"Max-Age={HUB_SESSION_HOURS * 3600}".encode("latin-1")),
+                    f"Max-Age={HUB_SESSION_HOURS * 3600}{_secure(scope)}".encode("latin-1")),
                    (b"set-cookie", f"{cookie_name}=; HttpOnly; SameSite=Lax; Path={settings.prefix}; Max-Age=0"
                     .encode("latin-1"))]
         await send({"type": "http.response.start", "status": 302, "headers": headers})

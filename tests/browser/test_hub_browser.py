@@ -362,3 +362,30 @@ def test_no_address_visited_held_a_token(hub, classroom, devices):
     assert len(seen) > 20
     leaks = [u for u in seen if any(k in u.lower() for k in ("token=", "seat=", "access_token", hub.service_token))]
     assert not leaks, leaks[:5]
+
+
+def test_with_two_rooms_open_a_student_picks_one_and_keeps_her_seat_in_the_first(hub, classroom, devices):
+    new, _ = devices
+    teacher = classroom[TEACHER]
+    teacher.locator(".gw-open-toggle").click()
+    teacher.locator(".gw-open").click()
+    teacher.locator(".gw-room-tabs").wait_for()
+    codes = [b.inner_text().strip() for b in teacher.locator(".gw-room-tabs .v-btn").all()]
+    assert len(codes) == 2
+    amy = new()  # a seat already: her room, with no picking
+    login(amy, hub, "amy")
+    amy.locator(".gw-seat-name").wait_for()
+    assert amy.locator(".gw-seat-name").inner_text().startswith("amy")
+    first = amy.locator(".gw-room-code").inner_text()
+    second = next(c for c in codes if c != first)
+    amy.goto(hub.base + PREFIX + f"?room={second}")  # the second room's address (its QR code): a seat there too
+    amy.locator(".gw-seat-name").wait_for()
+    assert amy.locator(".gw-room-code").inner_text() == second
+    amy.goto(hub.base + PREFIX)  # seated in two rooms: she picks
+    amy.locator(".gw-pick-room").first.wait_for()
+    assert sorted(b.inner_text().upper() for b in amy.locator(".gw-pick-room").all()) == sorted(
+        f"ROOM {c} (YOUR SEAT)" for c in codes)
+    amy.locator(".gw-pick-room", has_text=first).click()
+    amy.locator(".gw-seat-name").wait_for()
+    assert amy.locator(".gw-room-code").inner_text() == first
+    assert "seat=" not in amy.url
