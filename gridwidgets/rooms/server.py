@@ -572,10 +572,10 @@ class RoomsApp:
             await send({"type": "http.response.body", "body": b""})
             return
         if rel.startswith(("/teacher", "/projector")) and not session.user.is_teacher:
+            name, group = _html_escape(session.user.name), _html_escape(repr(settings.teacher_group))
             await self._refuse(scope, send, 403, "The teacher's page", f"This page is the teacher's. You are logged "
-                               f"in to the hub as {session.user.name}, who is not in the hub group "
-                               f"{settings.teacher_group!r} nor a hub admin. Students open the class at "
-                               f"<a href='{settings.prefix}'>{settings.prefix}</a>.")
+                               f"in to the hub as {name}, who is not in the hub group {group} nor a hub admin. "
+                               f"Students open the class at <a href='{settings.prefix}'>{settings.prefix}</a>.")
             return
         client = scope.get("client")
         if rel.startswith("/resourcez") and not (client and _is_ip(client[0])
