@@ -9,6 +9,7 @@ import asyncio
 import secrets
 import subprocess
 import sys
+import threading
 from http.cookies import SimpleCookie
 from urllib.parse import parse_qs, urlsplit
 
@@ -73,6 +74,23 @@ class FakeHubOAuth:
         return code
 
 
+def in_a_thread(coro) -> None:
+    """``asyncio.run(coro)`` in a thread of its own (a sync Playwright of the same run keeps a loop in this one)."""
+    errors = []
+
+    def go():
+        try:
+            asyncio.run(coro)
+        except BaseException as exc:
+            errors.append(exc)
+
+    t = threading.Thread(target=go)
+    t.start()
+    t.join(30)
+    if errors:
+        raise errors[0]
+
+
 def run(app, path, *, kind="http", method="GET", query="", cookies=None):
     """One request to the ASGI ``app``: ``(status, headers {name: [values]}, body)``
     (a websocket: ``("close", ..)`` or ``("open", ..)``)."""
@@ -89,7 +107,7 @@ def run(app, path, *, kind="http", method="GET", query="", cookies=None):
     async def send(message):
         sent.append(message)
 
-    asyncio.run(app(scope, receive, send))
+    in_a_thread(app(scope, receive, send))
     if kind == "websocket":
         return ("close" if sent and sent[0]["type"] == "websocket.close" else "open"), {}, b""
     start = next(m for m in sent if m["type"] == "http.response.start")
@@ -302,6 +320,6 @@ def test_over_https_the_cookies_are_secure(served):
 
     scope = {"type": "http", "path": PREFIX, "query_string": b"", "headers": [], "method": "GET", "scheme": "https",
              "client": ("127.0.0.1", 1)}
-    asyncio.run(app(scope, receive, send))
+    in_a_thread(app(scope, receive, send))
     cookie = dict(sent[0]["headers"])[b"set-cookie"].decode()
     assert cookie.endswith("; Secure")
