@@ -73,6 +73,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                        "working")
     rooms.add_argument("--reopen", action="store_true", help="serve a class that was ended (its rooms open again, "
                        "with a new teacher token)")
+    rooms.add_argument("--hub", action="store_true",
+                       help="serve the rooms as a JupyterHub service, behind the hub's login (address, port and "
+                       "tokens from the environment the hub gives a service; pip install 'gridwidgets[hub]'). "
+                       "See docs/jupyterhub-hub.md")
+    rooms.add_argument("--teacher-group", default="teachers", metavar="GROUP",
+                       help="with --hub: the hub group whose members are teachers (hub admins are too; default "
+                       "teachers)")
+    rooms.add_argument("--students-group", default=None, metavar="GROUP",
+                       help="with --hub: only this hub group's members may join (default: any hub user)")
     rooms.add_argument("--backup", default=None, metavar="FILE",
                        help="write one consistent copy of the rooms' database (--db) to FILE and stop (SQLite's "
                        "online backup: safe while the server runs)")
@@ -115,14 +124,23 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         print(f"The class in {args.db or DEFAULT_DB} is backed up to {written}: one file, everything in it.")
         return 0
+    if args.command == "classroom" and args.hub and not args.rooms:
+        print("gridwidgets classroom: --hub serves the rooms: add --rooms", file=sys.stderr)
+        return 2
     if args.command == "classroom" and args.rooms:
         from .rooms.server import DEFAULT_DB, serve_rooms
 
         try:
+            hub = None
+            if args.hub:
+                from .rooms.hub import HubSettings, need_jupyterhub
+
+                need_jupyterhub()
+                hub = HubSettings.from_env(teacher_group=args.teacher_group, students_group=args.students_group)
             return serve_rooms(args.db or DEFAULT_DB, host=args.ip, port=args.port or 8765, game=args.game,
                                board=args.board, pairing=args.pairing, agent=args.agent,
                                open_browser=not args.no_browser, theme=args.theme, lan=args.lan,
-                               new_teacher_token=args.new_teacher_token, reopen=args.reopen)
+                               new_teacher_token=args.new_teacher_token, reopen=args.reopen, hub=hub)
         except (ImportError, ValueError, OSError) as exc:
             print(f"gridwidgets classroom: {exc}", file=sys.stderr)
             return 2

@@ -49,7 +49,7 @@ from .model import PAIRINGS, ROUND_PAIRINGS, Changes, Room, RoomError, RoomGame,
 from .names import clean_name, look_alike
 from .pageutil import log_page_error as _log
 from .pageutil import safe_action as _safe
-from .server import current_rooms, page_info, students_address
+from .server import current_rooms, hub_mode, page_info, root_path, students_address
 
 #: the pairings as the teacher's menu says them
 PAIRING_LABELS = {"arrival": "Pairs in arrival order", "round-robin": "Round robin (the teacher starts each round)",
@@ -355,7 +355,7 @@ function render({ model, el }) {
   const keep = async () => {
     const body = new URLSearchParams({ room: model.get("room"), seat: model.get("seat") });
     try {
-      const r = await fetch("/seat", { method: "POST", body, credentials: "same-origin", cache: "no-store" });
+      const r = await fetch(model.get("url"), { method: "POST", body, credentials: "same-origin", cache: "no-store" });
       el.dataset.gwSeatKept = r.ok ? "yes" : "no";
     } catch (e) { el.dataset.gwSeatKept = "no"; }
   };
@@ -372,6 +372,7 @@ class SeatKeeper(anywidget.AnyWidget):
     room's address again on this device lands in this seat. Shows nothing."""
 
     _esm = _SEAT_ESM
+    url = traitlets.Unicode("/seat").tag(sync=True)
     room = traitlets.Unicode("").tag(sync=True)
     seat = traitlets.Unicode("").tag(sync=True)
 
@@ -443,6 +444,12 @@ def _this_page() -> Any:
         return None
 
 
+def _hub_user() -> Any:
+    """The hub user of this page (:class:`~gridwidgets.rooms.hub.HubUser`), under a hub; else None."""
+    info = _this_page()
+    return info.hub_user if info is not None else None
+
+
 def _teacher_session() -> str | None:
     info = _this_page()
     return info.teacher_session if info is not None else None
@@ -472,6 +479,11 @@ def StudentPage() -> None:
     query = _query(router)
     rooms = current_rooms()
     code, token = query.get("room", ""), query.get("seat", "")
+    if hub_mode():  # the seat is the hub user's: no name to type, no seat in the address
+        solara.Style(_CSS)
+        with solara.Column(classes=["gw-rooms"]):
+            HubStudent(code)
+        return
     try:
         room = rooms.room(code) if code else None
     except RoomError:
@@ -489,6 +501,87 @@ def StudentPage() -> None:
         else:
             JoinForm(code, note="This page's seat is not known in that room: join again with your name."
                      if asked else "")
+
+
+@solara.component
+def HubStudent(code: str) -> None:
+    """A student's page under a hub: the room (the one in the address, the
+    one the user has a seat in, the only open one, or the one picked by its
+    code or from the list), and in it the hub user's seat,
+    found (:meth:`Room.seat_of_student`) or made (:meth:`Room.join`, with the
+    hub user name as display name and student id) as the page opens: the
+    same user on any device lands in the same seat."""
+    router = solara.use_router()
+    rooms = current_rooms()
+    user = _hub_user()
+    use_changes(rooms.changes, lambda: tuple(r.code for r in rooms.rooms() if not r.closed))
+    typed, set_typed = solara.use_state(code)
+    error, set_error = solara.use_state("")
+    open_rooms = [r for r in rooms.rooms() if not r.closed]
+    seated = [r for r in open_rooms if user is not None and r.seat_of_student(user.name) is not None]
+    try:  # no code: the room the user has a seat in, or the only open room; else the user picks
+        room = (rooms.room(code) if code else seated[0] if len(seated) == 1
+                else open_rooms[0] if len(open_rooms) == 1 and not seated else None)
+    except RoomError:
+        room = None
+
+    def seat_me() -> tuple[str, str]:
+        if room is None or user is None:
+            return "", ""
+        with room.lock:  # one seat, even when two devices of the user open at once
+            seat = room.seat_of_student(user.name)
+            if seat is not None:
+                return seat.token, ""
+            if any(s.student_id == user.name for s in room.former.values()):
+                return "", "The teacher took your seat out of this room. Ask the teacher if you should be in it."
+            if room.closed:
+                return "", "This room is closed: the class has ended."
+            try:
+                return room.join(user.name, student_id=user.name).token, ""
+            except (RoomError, ValueError) as exc:
+                return "", str(exc)
+
+    tried, set_tried = solara.use_state(0)
+    token, problem = solara.use_memo(seat_me, [room.code if room is not None else "", user, tried])
+    if user is None:
+        solara.Error("This page has no hub login: reload it.", classes=["gw-join-error"])
+        return
+    if room is not None and token in room.seats:
+        SeatView(room, token)
+        return
+    solara.Title("Join a room")
+    solara.HTML(tag="h1", unsafe_innerHTML="Join your class's room")
+    _p(f"Logged in to the hub as <b class='gw-hub-user gw-names'>{escape(user.name)}</b>.", "gw-room-note")
+    if room is not None:
+        solara.Error(problem or "You could not be seated in this room.", classes=["gw-join-error"])
+        solara.Button("Try again", on_click=lambda: set_tried(tried + 1), outlined=True, classes=["gw-try-again"])
+        return
+    if code:
+        solara.Warning(f"There is no open room {code!r}: check the code your teacher shows.", classes=["gw-stale"])
+    if not open_rooms:
+        solara.Info("No room is open yet: this page shows it as soon as the teacher opens one.",
+                    classes=["gw-waiting"])
+        return
+    _p("Pick your class's room (your teacher shows its code):")
+    with solara.Row(style={"gap": "12px", "flex-wrap": "wrap"}):
+        for r in open_rooms:
+            mine = r.seat_of_student(user.name) is not None
+            solara.Button(f"Room {r.code}" + (" (your seat)" if mine else ""), color="primary", outlined=not mine,
+                          classes=["gw-pick-room"], on_click=lambda r=r: router.push(f"/?room={quote(r.code)}"))
+
+    def go() -> None:
+        try:
+            picked = rooms.room(typed)
+        except RoomError as exc:
+            set_error(str(exc))
+            return
+        router.push(f"/?room={quote(picked.code)}")
+
+    solara.InputText("Room code", value=typed, on_value=set_typed, continuous_update=True, classes=["gw-join-code"])
+    solara.Button("Join", on_click=_safe(go, set_error), color="primary", classes=["gw-join"],
+                  disabled=not typed.strip())
+    if error:
+        solara.Error(error, classes=["gw-join-error"])
 
 
 def _kept_seats(rooms: Rooms) -> list[tuple[Room, str]]:
@@ -615,8 +708,10 @@ def _seat_key(room: Room, token: str) -> tuple[Any, ...]:
 def SeatView(room: Room, token: str) -> None:
     key = use_changes(room.changes, lambda: _seat_key(room, token))
     # the device keeps this seat (its cookie): the room's address brings it back here
-    keeper = solara.use_memo(lambda: SeatKeeper(room=room.code, seat=token), [room.code, token])
-    solara.use_effect(lambda: keeper.close, [keeper])
+    hub = hub_mode()  # under a hub the seat is the hub user's (any device): no cookie, no seat code
+    keeper = solara.use_memo(lambda: None if hub else SeatKeeper(url=root_path() + "/seat", room=room.code,
+                                                                    seat=token), [room.code, token])
+    solara.use_effect(lambda: keeper.close if keeper is not None else None, [keeper])
     seat = room.seats.get(token)
     if seat is None:  # removed while the page was open
         _p("The teacher took this seat out of the room.", "gw-removed")
@@ -625,16 +720,20 @@ def SeatView(room: Room, token: str) -> None:
         rg, player = room.game_of(token)
     except RoomError:
         rg, player = None, -1
-    solara.display(keeper)
+    if keeper is not None:
+        solara.display(keeper)
     solara.Title(f"{seat.name}, room {room.code}")
     with solara.Row(style={"align-items": "baseline", "gap": "16px", "flex-wrap": "wrap"}):
         solara.HTML(tag="h1", unsafe_innerHTML=f"Room <span class='gw-room-code'>{room.code}</span>")
         number = room.seat_number(token)
         solara.Text(seat.name + (f" · seat {number}" if number is not None else "")
                     + (f" · round {room.round}" if room.round >= 1 else ""), classes=["gw-seat-name", "gw-names"])
-    if seat.reclaim:
+    if hub:
+        _p(f"Logged in to the hub as <b class='gw-hub-user'>{escape(seat.student_id)}</b>: this seat and its game "
+           "are yours on any device where you log in.", "gw-room-note gw-names")
+    elif seat.reclaim:
         _p(f"Your seat code: <b class='gw-seat-code'>{seat.reclaim_text}</b> · keep it to come back from another "
-           f"device. <a href='/seat/forget?room={quote(room.code)}' class='gw-forget-seat'>Not "
+           f"device. <a href='{root_path()}/seat/forget?room={quote(room.code)}' class='gw-forget-seat'>Not "
            f"{escape(seat.name)}? Join as someone else</a>", "gw-room-note gw-names")
     poll, assignment = room.poll, room.assignment
     if poll is not None and not room.closed:
@@ -723,7 +822,10 @@ def TeacherPage() -> None:
 
 @solara.component
 def NotTeacher(rooms: Rooms, refused: bool) -> None:
-    if rooms.ended is not None:
+    if rooms.ended is None and hub_mode():
+        text = ("This page is the teacher's: log in to the hub as a teacher (a member of the teachers' hub group, "
+                "or a hub admin).")
+    elif rooms.ended is not None:
         text = ("The class has ended: its rooms are closed. Its games and results stay in the server's database "
                 "file; for a new lesson, start the server with another --db.")
     elif refused:
@@ -756,7 +858,7 @@ def TeacherView(rooms: Rooms, session: str, on_end: Any) -> None:
     with solara.Row(style={"align-items": "center", "gap": "16px", "flex-wrap": "wrap"}):
         _p(f"Students open <b class='gw-address-inline'>{escape(address)}</b>", "gw-students-address")
         solara.HTML(tag="a", unsafe_innerHTML="Open the projector view (no controls)",
-                    attributes={"href": "/projector", "target": "_blank", "rel": "noopener"},
+                    attributes={"href": root_path() + "/projector", "target": "_blank", "rel": "noopener"},
                     classes=["gw-link", "gw-projector-link"])
         if not confirm_end:
             solara.Button("End class", on_click=lambda: set_confirm_end(True), color="error", outlined=True,
@@ -1340,7 +1442,7 @@ def ProjectorView(rooms: Rooms) -> None:
                     names = sorted(names, key=str.casefold)
                 solara.HTML(tag="p", unsafe_innerHTML=f"<b>{len(names)} joined:</b> {_names(names) or 'nobody yet'}",
                             classes=["gw-joined", "gw-names"])
-                if "127.0.0.1" in students_address() or "localhost" in students_address():
+                if not hub_mode() and ("127.0.0.1" in students_address() or "localhost" in students_address()):
                     _p("This server answers this computer only: start it with --lan for the class's devices.",
                        "gw-proj-warning")
                 if room.paused:

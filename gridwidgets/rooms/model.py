@@ -369,6 +369,21 @@ class Room:
                     self._new_game(waiting[:n])
             return seat
 
+    def seat_of_student(self, student_id: str) -> Seat | None:
+        """The seat in this room (not a removed one) whose student id is
+        ``student_id``, the oldest if several; ``None`` for none or ``""``.
+        Under a hub the student id is the hub user: the same user on any
+        device finds their seat here before :meth:`join` (hold :attr:`lock`
+        around both, so two devices at once make one seat)."""
+        if not student_id:
+            return None
+        with self.lock:
+            for token in self.arrivals:
+                seat = self.seats.get(token)
+                if seat is not None and seat.student_id == student_id:
+                    return seat
+        return None
+
     def reclaim(self, code_text: str, *, address: str | None = None,
                 limiter: Callable[[str], bool] | None = None) -> Seat:
         """The seat whose code is ``code_text`` (:attr:`Seat.reclaim`; any

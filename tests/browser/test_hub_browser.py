@@ -1,0 +1,391 @@
+"""The rooms as a JupyterHub service, for real (issue 42): a real JupyterHub
+(``jupyterhub`` from PyPI, ``configurable-http-proxy`` from npm) bound to
+127.0.0.1 on free ports, with a shared-password authenticator, a teachers'
+group, and the rooms as its managed service (``python -m gridwidgets
+classroom --rooms --hub``); Chromium logged in as the teacher and three
+students. One hub for the module (it costs about half a minute to start and
+stop); every process it starts (the hub, its proxy, the service) is stopped
+by PID at the end, pass or fail.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+import urllib.request
+from pathlib import Path
+
+import lab_harness as harness
+import pytest
+from lab_harness import REPO_ROOT, free_port, read_log
+from test_rooms_browser import AXE, _axe, local_game, wait_version
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not harness.chromium_available(), reason="needs Debian's chromium and Playwright"),
+]
+
+CHP = REPO_ROOT / "node_modules" / ".bin" / "configurable-http-proxy"
+PASSWORD = "class-password-42"
+TEACHER, STUDENTS = "teacher", ("amy", "ben", "cyd")
+SERVICE = "rooms"
+PREFIX = f"/services/{SERVICE}/"
+BOARD = '[data-game="gridlock"]'
+SCREENSHOTS = REPO_ROOT / "docs" / "images"
+
+
+class Hub:
+    """A JupyterHub in a temporary folder, with the rooms as its managed service."""
+
+    def __init__(self, root: Path, theme: str = "light") -> None:
+        self.root = root
+        self.port, self.api_port, self.hub_port, self.service_port = (free_port() for _ in range(4))
+        self.service_token = secrets.token_hex(32)
+        self.log_path = root / "hub.log"
+        self.db = root / "class.sqlite"
+        self.theme = theme
+        self.proc: subprocess.Popen | None = None
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def api(self) -> str:
+        return f"http://127.0.0.1:{self.hub_port}/hub/api"
+
+    def config(self) -> str:
+        service = {
+            "name": SERVICE, "url": f"http://127.0.0.1:{self.service_port}", "api_token": self.service_token,
+            "oauth_no_confirm": True, "cwd": str(REPO_ROOT),
+            "command": [sys.executable, "-m", "gridwidgets", "classroom", "--rooms", "--hub", "--db", str(self.db),
+                        "--game", "gridlock", "--board", "4x4", "--theme", self.theme],
+            "environment": {"PYTHONPATH": str(REPO_ROOT), "PYTHONUNBUFFERED": "1"},
+        }
+        return textwrap.dedent(f"""
+            c = get_config()  # noqa
+            c.JupyterHub.ip = "127.0.0.1"
+            c.JupyterHub.port = {self.port}
+            c.JupyterHub.public_url = {self.base!r}  # the service is told it: the address students open
+            c.JupyterHub.hub_ip = "127.0.0.1"
+            c.JupyterHub.hub_port = {self.hub_port}
+            c.ConfigurableHTTPProxy.api_url = "http://127.0.0.1:{self.api_port}"
+            c.ConfigurableHTTPProxy.command = [{str(CHP)!r}]
+            c.ConfigurableHTTPProxy.pid_file = {str(self.root / "proxy.pid")!r}
+            c.JupyterHub.pid_file = {str(self.root / "hub.pid")!r}
+            c.JupyterHub.db_url = "sqlite:///{self.root / 'jupyterhub.sqlite'}"
+            c.JupyterHub.cookie_secret_file = {str(self.root / "cookie_secret")!r}
+            c.JupyterHub.authenticator_class = "dummy"
+            c.DummyAuthenticator.password = {PASSWORD!r}
+            c.Authenticator.allowed_users = {set((TEACHER, *STUDENTS))!r}
+            c.JupyterHub.spawner_class = "simple"
+            c.JupyterHub.load_groups = {{"teachers": {{"users": [{TEACHER!r}]}}}}
+            c.JupyterHub.load_roles = [
+                {{"name": "user", "scopes": ["self", "access:services!service={SERVICE}"]}},
+                {{"name": "rooms-service", "services": [{SERVICE!r}],
+                  "scopes": ["list:users", "read:users:name", "read:groups", "read:users:groups"]}},
+            ]
+            c.JupyterHub.services = [{service!r}]
+        """)
+
+    def start(self, timeout: float = 90.0) -> Hub:
+        (self.root / "jupyterhub_config.py").write_text(self.config())
+        log = open(self.log_path, "a")
+        self.proc = subprocess.Popen([sys.executable, "-m", "jupyterhub", "-f", "jupyterhub_config.py"],
+                                     cwd=self.root, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+                                     env=dict(os.environ, PYTHONPATH=str(REPO_ROOT)))
+        log.close()
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            up = False
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the hub ended ({self.proc.returncode}):\n{read_log(self.log_path)}")
+            try:  # the service answers through the proxy (a redirect to the hub's login: it is up)
+                with urllib.request.urlopen(self.base + "/hub/api/", timeout=5) as r:
+                    up = r.status == 200
+                opener = urllib.request.build_opener(_NoRedirect)
+                with opener.open(self.base + PREFIX, timeout=5) as r:
+                    pass
+            except urllib.error.HTTPError as exc:
+                if up and exc.code == 302 and "oauth2/authorize" in exc.headers.get("location", ""):
+                    return self
+            except OSError:
+                pass
+            time.sleep(0.3)
+        raise TimeoutError(f"the hub or its service did not answer:\n{read_log(self.log_path)}")
+
+    def pids(self) -> list[int]:
+        """The hub's PID and those of every process it started (the proxy, the service), read now."""
+        import psutil
+
+        if self.proc is None:
+            return []
+        try:
+            children = [p.pid for p in psutil.Process(self.proc.pid).children(recursive=True)]
+        except psutil.NoSuchProcess:
+            children = []
+        pids = [self.proc.pid, *children]
+        proxy = self.root / "proxy.pid"
+        if proxy.exists() and proxy.read_text().strip().isdigit():
+            pids.append(int(proxy.read_text().strip()))
+        return pids
+
+    def stop(self) -> None:
+        """Stop the hub (SIGTERM: it stops its service and proxy), then anything left of them, by PID."""
+        import psutil
+
+        pids = self.pids()
+        procs = []
+        for pid in pids:
+            try:
+                procs.append(psutil.Process(pid))
+            except psutil.NoSuchProcess:
+                pass
+        if self.proc is not None and self.proc.poll() is None:
+            os.kill(self.proc.pid, signal.SIGTERM)
+        _, alive = psutil.wait_procs(procs, timeout=15)
+        for p in alive:
+            try:
+                p.kill()
+            except psutil.NoSuchProcess:
+                pass
+        psutil.wait_procs(alive, timeout=10)
+        if self.proc is not None:
+            self.proc.wait(timeout=10)
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+@pytest.fixture(scope="module")
+def hub():
+    if not CHP.exists():
+        pytest.skip("needs configurable-http-proxy from npm (npm ci)")
+    pytest.importorskip("jupyterhub")
+    root = Path(tempfile.mkdtemp(prefix="gw-hub-"))
+    h = Hub(root)
+    started = time.monotonic()
+    try:
+        h.start()
+        print(f"\nthe hub and its rooms service answered in {time.monotonic() - started:.1f} s")
+        yield h
+    finally:
+        h.stop()
+        text = read_log(h.log_path)
+        if "Traceback" in text:
+            print(text[-6000:])
+        shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def devices(shared_browser):
+    """Every browser context the module opens, closed at its end; each records the addresses it visited."""
+    opened = []
+
+    def new(viewport=(1280, 720), **kw):
+        ctx = shared_browser.browser.new_context(viewport={"width": viewport[0], "height": viewport[1]}, **kw)
+        ctx.set_default_timeout(30_000)
+        ctx.visited = []
+        page = ctx.new_page()
+        page.on("request", lambda r: ctx.visited.append(r.url))
+        page.on("framenavigated", lambda f: ctx.visited.append(f.url))
+        opened.append(ctx)
+        return page
+
+    yield new, opened
+    for ctx in opened:
+        ctx.close()
+
+
+def login(page, hub: Hub, user: str, path: str = PREFIX) -> None:
+    """Open ``path`` (the service's) as a new browser: the hub's login form, then back to ``path``."""
+    page.goto(hub.base + path)
+    page.wait_for_url("**/hub/login**")
+    page.locator("#username_input").fill(user)
+    page.locator("#password_input").fill(PASSWORD)
+    page.locator("#login_submit").click()
+    page.wait_for_url(f"**{path}*")
+
+
+@pytest.fixture(scope="module")
+def classroom(hub, devices):
+    """The teacher on the teacher's page and the three students seated: ``{name: page}``."""
+    new, _ = devices
+    teacher = new(accept_downloads=True)
+    teacher.goto(hub.base + "/hub/login")
+    teacher.locator("#username_input").fill(TEACHER)
+    teacher.locator("#password_input").fill(PASSWORD)
+    teacher.locator("#login_submit").click()
+    teacher.wait_for_url("**/hub/**")
+    teacher.goto(hub.base + PREFIX + "teacher")
+    teacher.wait_for_url(f"**{PREFIX}teacher")
+    teacher.locator(".gw-room-panel").wait_for()
+    pages = {TEACHER: teacher}
+    for name in STUDENTS:
+        page = new()
+        login(page, hub, name)
+        page.locator(".gw-seat-name").wait_for()
+        pages[name] = page
+    return pages
+
+
+def test_students_are_seated_as_their_hub_user_with_nothing_typed(hub, classroom):
+    for name in STUDENTS:
+        page = classroom[name]
+        assert page.locator(".gw-seat-name").inner_text().startswith(name)
+        assert page.locator(".gw-join-name").count() == 0  # no name asked
+        assert page.locator(".gw-hub-user").inner_text() == name
+        assert "seat=" not in page.url
+    teacher = classroom[TEACHER]
+    for name in STUDENTS:
+        teacher.locator(".gw-room-panel").filter(has_text=name).wait_for()
+
+
+def test_two_students_play_a_game_through_the_hub(hub, classroom):
+    amy, ben = classroom["amy"], classroom["ben"]
+    for page in (amy, ben):
+        wait_version(page, "gridlock", 0)
+    g = local_game("gridlock", "4x4")
+    pages = [amy, ben]
+    for _ in range(4):
+        move = g.legal_moves()[0]
+        pages[g.current_player].locator(f'{BOARD} [data-cell="{move}"]').click()
+        g.play(move)
+        for page in pages:
+            wait_version(page, "gridlock", g.version)
+    label = ben.locator(f'{BOARD} [data-cell="{g.history[0]}"]').get_attribute("aria-label")
+    assert label.startswith(f"{g.history[0]}, X")
+
+
+def test_a_poll_opened_by_the_teacher_is_answered_by_the_students(hub, classroom):
+    teacher = classroom[TEACHER]
+    teacher.locator(".gw-ask-class").click()
+    teacher.locator(".gw-open-poll").click()
+    teacher.locator(".gw-poll").wait_for()
+    for name in STUDENTS:
+        page = classroom[name]
+        page.locator(".gw-poll-title").wait_for()
+        page.locator(f"{BOARD} .gw-cell.is-legal").first.click()
+    teacher.wait_for_function("document.querySelector('.gw-poll-count')?.textContent.startsWith('3 of 3')")
+    teacher.locator(".gw-close-poll").click()
+    teacher.locator(".gw-end-poll").click()
+    for name in ("amy", "ben"):
+        classroom[name].locator(".gw-you-play").wait_for()
+
+
+def test_the_same_hub_user_from_a_second_browser_finds_the_same_seat_and_game(hub, classroom, devices):
+    new, _ = devices
+    amy = classroom["amy"]
+    before = amy.locator(".gw-seat-name").inner_text()
+    version = amy.locator(BOARD).get_attribute("data-version")
+    other = new(viewport=(390, 844), has_touch=True, is_mobile=True)  # her phone: a new login
+    login(other, hub, "amy")
+    other.locator(".gw-seat-name").wait_for()
+    assert other.locator(".gw-seat-name").inner_text() == before
+    wait_version(other, "gridlock", int(version))
+    assert other.locator(".gw-you-play").inner_text() == amy.locator(".gw-you-play").inner_text()
+
+
+def test_the_teachers_projector_opens_under_the_services_prefix(hub, classroom):
+    teacher = classroom[TEACHER]
+    assert teacher.locator(".gw-students-address").inner_text().endswith(hub.base + PREFIX)
+    with teacher.context.expect_page() as opened:
+        teacher.locator(".gw-projector-link").click()
+    projector = opened.value
+    projector.locator(".gw-big-code").wait_for()
+    assert projector.url == hub.base + PREFIX + "projector"
+    projector.locator(".gw-joined").filter(has_text="3 joined").wait_for()
+    projector.close()
+
+
+def test_a_student_opening_the_teachers_pages_is_refused(hub, classroom):
+    cyd = classroom["cyd"]
+    page = cyd.context.new_page()
+    for path in ("teacher", "projector"):
+        response = page.goto(hub.base + PREFIX + path)
+        assert response.status == 403
+        assert "teacher" in page.locator(".gw-refused").inner_text()
+        assert page.locator("button, .v-btn").count() == 0
+    page.close()
+
+
+def test_the_hub_roster_lists_the_hubs_users_and_a_groups_members(hub):
+    from gridwidgets.rooms.hub import hub_roster
+
+    everyone = hub_roster(api_url=hub.api, token=hub.service_token)
+    assert everyone == [(n, n) for n in sorted((TEACHER, *STUDENTS))]
+    assert hub_roster("teachers", api_url=hub.api, token=hub.service_token) == [(TEACHER, TEACHER)]
+    with pytest.raises(LookupError):
+        hub_roster("no-such-group", api_url=hub.api, token=hub.service_token)
+    with pytest.raises(PermissionError):
+        hub_roster(api_url=hub.api, token="not-a-token" * 4)
+
+
+@pytest.mark.skipif(not AXE.exists(), reason="needs axe-core from npm (npm ci)")
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_the_hub_pages_pass_axe_and_give_the_docs_screenshots(hub, classroom, theme):
+    update = os.environ.get("GRIDWIDGETS_UPDATE_SCREENSHOTS") == "1"
+    for who, page, ready in (("student", classroom["ben"], ".gw-seat-name"),
+                             ("teacher", classroom[TEACHER], ".gw-room-panel")):
+        page.emulate_media(color_scheme=theme)
+        # Solara's own switch: the theme a browser keeps (the server's --theme is the default)
+        page.evaluate("(v) => localStorage.setItem(':solara:theme.variant', JSON.stringify(v))", theme)
+        page.reload()
+        page.locator(ready).wait_for()
+        page.wait_for_function(f"!!document.querySelector('.v-application.theme--{theme}')")
+        page.wait_for_load_state("networkidle")
+        _axe(page, f"hub {who}, {theme}")
+        if update:
+            page.screenshot(path=str(SCREENSHOTS / f"hub-{who}-{theme}.png"), full_page=who == "teacher")
+    refused = classroom["cyd"].context.new_page()
+    refused.emulate_media(color_scheme=theme)
+    refused.goto(hub.base + PREFIX + "teacher")
+    refused.add_script_tag(path=str(AXE))
+    bad = refused.evaluate("async () => (await axe.run(document.body)).violations"
+                           ".filter(v => ['serious', 'critical'].includes(v.impact)).map(v => v.id)")
+    assert not bad, f"the refusal page, {theme}: {bad}"
+    refused.close()
+
+
+def test_no_address_visited_held_a_token(hub, classroom, devices):
+    _, opened = devices
+    seen = [url for ctx in opened for url in ctx.visited]
+    assert len(seen) > 20
+    leaks = [u for u in seen if any(k in u.lower() for k in ("token=", "seat=", "access_token", hub.service_token))]
+    assert not leaks, leaks[:5]
+
+
+def test_with_two_rooms_open_a_student_picks_one_and_keeps_her_seat_in_the_first(hub, classroom, devices):
+    new, _ = devices
+    teacher = classroom[TEACHER]
+    teacher.locator(".gw-open-toggle").click()
+    teacher.locator(".gw-open").click()
+    teacher.locator(".gw-room-tabs").wait_for()
+    codes = [b.inner_text().strip() for b in teacher.locator(".gw-room-tabs .v-btn").all()]
+    assert len(codes) == 2
+    amy = new()  # a seat already: her room, with no picking
+    login(amy, hub, "amy")
+    amy.locator(".gw-seat-name").wait_for()
+    assert amy.locator(".gw-seat-name").inner_text().startswith("amy")
+    first = amy.locator(".gw-room-code").inner_text()
+    second = next(c for c in codes if c != first)
+    amy.goto(hub.base + PREFIX + f"?room={second}")  # the second room's address (its QR code): a seat there too
+    amy.locator(".gw-seat-name").wait_for()
+    assert amy.locator(".gw-room-code").inner_text() == second
+    amy.goto(hub.base + PREFIX)  # seated in two rooms: she picks
+    amy.locator(".gw-pick-room").first.wait_for()
+    assert sorted(b.inner_text().upper() for b in amy.locator(".gw-pick-room").all()) == sorted(
+        f"ROOM {c} (YOUR SEAT)" for c in codes)
+    amy.locator(".gw-pick-room", has_text=first).click()
+    amy.locator(".gw-seat-name").wait_for()
+    assert amy.locator(".gw-room-code").inner_text() == first
+    assert "seat=" not in amy.url
