@@ -749,6 +749,7 @@ def serve_rooms(
     lan: bool = False,
     new_teacher_token: bool = False,
     reopen: bool = False,
+    roster: str | os.PathLike[str] | None = None,
 ) -> int:
     """Serve the rooms until Ctrl-C (or SIGTERM): print the students' address
     (large, with a QR code), the teacher's address (with the teacher token)
@@ -761,11 +762,14 @@ def serve_rooms(
         lan: serve on this computer's address on its local network (``host`` ignored).
         new_teacher_token: issue a new teacher token (the old one stops working).
         reopen: serve a class that was ended (its rooms open again, a new teacher token).
+        roster: a class list's CSV file to load first (:meth:`Rooms.import_roster
+            <gridwidgets.rooms.model.Rooms.import_roster>`), replacing the database's.
 
     Raises:
         ImportError: without the ``rooms`` extra.
-        ValueError: an unknown game, board, pairing or agent, or a database
-            that cannot hold this class (:class:`~gridwidgets.rooms.store.StoreError`).
+        ValueError: an unknown game, board, pairing or agent, a database
+            that cannot hold this class (:class:`~gridwidgets.rooms.store.StoreError`),
+            or a class list that cannot be read (its row named; nothing loaded).
         OSError: ``lan`` on a computer with no network.
     """
     _need_solara()
@@ -775,6 +779,12 @@ def serve_rooms(
         host = lan_address()
     rooms = open_rooms(db, reopen=reopen, new_token=new_teacher_token)
     try:
+        if roster is not None:
+            try:
+                read = rooms.import_roster(Path(roster))
+            except ValueError as exc:
+                raise ValueError(f"{str(roster)[-60:]}: {exc}") from None
+            print(f"Class list loaded from {roster}: {read.summary()}", flush=True)
         if game is not None or not rooms.rooms():
             from ..menu import games_menu
 
