@@ -145,7 +145,7 @@ def test_check_roster_takes_pairs_and_refuses_what_is_not_one():
     assert check_roster([("Ann", "s1"), RosterEntry("Bob", "s2")]) == (RosterEntry("Ann", "s1"),
                                                                         RosterEntry("Bob", "s2"))
     for bad in (["Ann"], [("Ann", "s1", "x")], [("Ann", 5)], [("Ann", "")]):
-        with pytest.raises(ValueError, match="entry 1|row 1"):
+        with pytest.raises(ValueError, match=r"entry 1|row 1"):
             check_roster(bad)
 
 
@@ -237,7 +237,7 @@ def test_joining_picks_a_name_the_seat_takes_its_id_and_the_standings_csv_carrie
     ann = room.join("Ann Lee")
     assert ann.student_id == "S1001"
     assert room.roster_seated() == ([RosterEntry("Ann Lee", "S1001")], [RosterEntry("Bob Ray", "S1002")])
-    with pytest.raises(ValueError, match="already has a seat in this room.*seat code"):
+    with pytest.raises(ValueError, match=r"already has a seat in this room.*seat code"):
         room.join("Ann Lee")
     with pytest.raises(ValueError, match="not on the class list"):
         room.join("Mallory")
