@@ -91,6 +91,9 @@ def test_a_file_path_is_read(tmp_path):
     path = tmp_path / "class.csv"
     path.write_text(CANVAS, encoding="utf-8")
     assert read_roster(path).entries == read_roster(str(path)).entries == read_roster(CANVAS).entries
+    odd = tmp_path / "class list, 2026"  # a path with a comma and no .csv: still a file that exists
+    odd.write_text("name,id\nAnn,s1\n", encoding="utf-8")
+    assert read_roster(str(odd)).entries == (RosterEntry("Ann", "s1"),)
     with pytest.raises(ValueError, match="cannot be read"):
         read_roster(tmp_path / "missing.csv")
 

@@ -892,8 +892,10 @@ def ClassListPanel(rooms: Rooms, room: Room | None, key: Callable[[], str], vers
                "gw-roster-seated gw-names")
             _p("<b>Not seated yet:</b> " + (_names([e.name for e in waiting]) or "nobody"),
                "gw-roster-waiting gw-names")
-            solara.Switch(label="Students not on the list may type their name (their seat has no id)",
-                          value=rooms.class_list.typed_joins, on_value=typed)
+            allowed = rooms.class_list.typed_joins
+            solara.Switch(label="Students not on the list may type their name: "
+                          + ("on (their seat has no id)" if allowed else "off"), value=allowed, on_value=typed,
+                          classes=["gw-roster-typed"])
         _p("A CSV file: Moodle's user or participants export, Canvas's gradebook export, or two columns, "
            "name and id (docs: Class list). Loading one replaces the list.")
         with solara.Div(classes=["gw-roster-file"]):

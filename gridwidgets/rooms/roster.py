@@ -109,13 +109,24 @@ _PLAIN_IDS = {"id", "studentid", "studentnumber", "idnumber", "sisid", "username
 _CANVAS_SKIP = {"pointspossible", "studenttest", "teststudent"}
 
 
+def _a_path(text: str) -> bool:
+    """Whether the text given is a file's path rather than its CSV: one line naming a file that exists, or one
+    line ending in ``.csv``, ``.txt`` or ``.tsv`` with no separator in it (a missing file then says so)."""
+    if "\n" in text or not text.strip() or len(text) > 4096:
+        return False
+    try:
+        if Path(text).is_file():
+            return True
+    except (OSError, ValueError):
+        return False
+    return not any(d in text for d in ",;\t") and Path(text).suffix.lower() in (".csv", ".txt", ".tsv")
+
+
 def _text(source: str | bytes | os.PathLike[str]) -> str:
-    """The text of a class list given as text, bytes or a path (bounded, UTF-8, no BOM)."""
+    """The text of a class list given as text, bytes or a path (:func:`_a_path`; bounded, UTF-8, no BOM)."""
     if isinstance(source, (bytes, bytearray)):
         data = bytes(source)
-    elif isinstance(source, os.PathLike) or (isinstance(source, str) and "\n" not in source and "," not in source
-                                             and ";" not in source and source.strip()
-                                             and Path(source).suffix.lower() in (".csv", ".txt", ".tsv")):
+    elif isinstance(source, os.PathLike) or (isinstance(source, str) and _a_path(source)):
         path = Path(source)
         try:
             with open(path, "rb") as f:

@@ -125,6 +125,20 @@ def test_the_teacher_loads_a_class_list_and_students_pick_their_names(browser, t
         _axe(teacher, f"teacher's page with a class list, {theme}")
         teacher.locator(".gw-roster").scroll_into_view_if_needed()
         teacher.screenshot(path=str(shots / f"roster_teacher_{theme}.png"))
+        # names not on the list: refused unless the teacher allows them (then typed, with no id field)
+        guest = device(browser)
+        guest.goto(f"{server.base}/?room={code}")
+        guest.locator(".gw-roster-name").first.wait_for()
+        assert guest.locator(".gw-not-listed").count() == 0
+        teacher.locator(".gw-roster-typed label").click()
+        teacher.locator(".gw-roster-typed label").filter(has_text="name: on").wait_for()  # the server's answer
+        guest.reload()
+        guest.locator(".gw-not-listed").click()
+        guest.locator(".gw-join-name input").fill("Visiting Vera")
+        assert guest.locator(".gw-join-id").count() == 0
+        guest.locator(".gw-join").click()
+        guest.locator(".gw-seat-name").filter(has_text="Visiting Vera").wait_for()
         standings = download_standings(teacher)
+        assert sum(",Visiting Vera,," in line for line in standings) == 1
         assert sum(",Ann Lee,GT26-1001," in line for line in standings) == 1
         assert sum(",Bob Ray,GT26-1002," in line for line in standings) == 1
