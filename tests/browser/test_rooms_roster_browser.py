@@ -142,3 +142,25 @@ def test_the_teacher_loads_a_class_list_and_students_pick_their_names(browser, t
         assert sum(",Visiting Vera,," in line for line in standings) == 1
         assert sum(",Ann Lee,GT26-1001," in line for line in standings) == 1
         assert sum(",Bob Ray,GT26-1002," in line for line in standings) == 1
+
+
+def test_a_long_class_list_from_the_command_line_has_a_find_field(browser, tmp_path):
+    roster = tmp_path / "class.csv"
+    names = [f"Student {chr(65 + k)}{chr(97 + k)}" for k in range(15)] + ["Zoë Müller"]
+    roster.write_text("name;id\n" + "".join(f"{n};GT26-2{k:03d}\n" for k, n in enumerate(names)), encoding="utf-8")
+    server = RoomsServer(tmp_path / "class.sqlite", game="gridlock", board="4x4")
+    server.args += ["--roster", str(roster)]
+    with server:
+        assert "16 students from a list of names and ids; ids from id" in server.log()
+        (code,) = server.codes
+        page = device(browser, (390, 844), touch=True)
+        page.goto(f"{server.base}/?room={code}")
+        page.locator(".gw-roster-name").first.wait_for()
+        assert page.locator(".gw-roster-name").count() == 16
+        page.locator(".gw-roster-find input").fill("zoë")
+        page.wait_for_function("document.querySelectorAll('.gw-roster-name').length === 1")
+        page.locator(".gw-roster-name").filter(has_text="Zoë Müller").tap()
+        page.locator(".gw-join").tap()
+        page.locator(".gw-seat-name").filter(has_text="Zoë Müller").wait_for()
+        no_id_on(page, "Zoë's seat")
+        assert "GT26-2015" not in page.content()
