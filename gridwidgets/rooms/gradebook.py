@@ -267,7 +267,7 @@ def answers_reports(exercises: Any, pattern: str | os.PathLike[str]) -> dict[str
 
     Raises:
         ValueError: a pattern without exactly one ``{student}`` in a folder
-            or file name, or more than :data:`MAX_ANSWERS_FILES` files.
+            or file name, or more than ``MAX_ANSWERS_FILES`` (5,000) files.
     """
     import glob
     import re
