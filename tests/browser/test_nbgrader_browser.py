@@ -1,21 +1,37 @@
 """An exercise assignment graded by nbgrader from the answers clicked on the board (issue 42).
 
-For real, end to end: a temporary nbgrader course whose source is
-``examples/nbgrader/source/board-exercises``; ``nbgrader generate_assignment``
-makes the student version (hidden tests removed); a student's copy of the
-release is opened in JupyterLab through Debian's Chromium, run, and answered
-by clicking the board (exercise 1 right at the first try, exercise 2 wrong
-then right, exercise 3 unanswered); the kernel is shut down and the folder
-submitted (copied to ``submitted/<student>/`` with a ``timestamp.txt``, as
-``nbgrader collect`` leaves it), beside two more submissions, one without
-its answers file and one with it damaged; ``nbgrader autograde`` runs them
-all, and the gradebook's scores are checked against what the answers earn.
-Every wait is on a condition in the page, never a sleep.
+For real, end to end, through nbgrader's own exchange as a course uses it: a
+temporary course whose source is ``examples/nbgrader/source/board-exercises``
+and a temporary exchange root (made writable by everyone, as nbgrader asks).
+The teacher runs ``generate_assignment`` (hidden tests removed) and
+``release_assignment``; two students run ``fetch_assignment`` into their own
+folders. Alice's folder is served by JupyterLab and her copy opened through
+Debian's Chromium, run, and answered by clicking the board (exercise 1 right
+at the first try, exercise 2 wrong then right, exercise 3 unanswered); she
+runs the check cell, and the kernel is shut down. Bob submits his fetched
+copy without answering (no answers file), Carol a copy of Bob's with an
+answers file that earns a point, damaged (its first line cut): both while
+Alice clicks. All three ``submit``; the teacher runs ``collect``,
+``autograde`` and ``generate_feedback``, and the gradebook's scores, the
+graded cells and the feedback are checked against what the answers earn.
+
+All the students are one Unix user here, so each student command names its
+student (``--student``, which nbgrader's submit uses as the submission's
+owner) and ``collect`` is told not to compare that name with the files'
+owner (``--CollectApp.check_owner=False``); on a hub each student is their own
+user and neither option is needed. Commands that do not depend on each other
+(the fetches, the submits) run at the same time. Every wait is on
+a condition (a page state, a process's end), never a sleep.
+
+With ``GRIDWIDGETS_UPDATE_SCREENSHOTS=1`` it also writes the docs' pictures
+(1280x720): ``docs/images/nbgrader-student-light.png`` / ``-dark.png`` (Alice's
+notebook in JupyterLab, the board's answer and the check cell) and
+``docs/images/nbgrader-feedback-light.png`` (her graded cell in the feedback
+``generate_feedback`` writes).
 """
 
 from __future__ import annotations
 
-import datetime
 import json
 import os
 import shutil
@@ -42,21 +58,68 @@ SOURCE = harness.REPO_ROOT / "examples" / "nbgrader" / "source" / ASSIGNMENT
 NOTEBOOK = f"{ASSIGNMENT}.ipynb"
 ANSWERS = f"{ASSIGNMENT}.answers.jsonl"
 ROOT = '[data-game="gridlock"]'
+COURSE = "gw-board"
+STUDENTS = ("alice", "bob", "carol")
+UPDATE = os.environ.get("GRIDWIDGETS_UPDATE_SCREENSHOTS") == "1"
+IMAGES = harness.REPO_ROOT / "docs" / "images"
+#: the nbgrader commands started by this module, ended (by their own PID) if a test stops before they do
+_STARTED: list[subprocess.Popen] = []
+#: (command, seconds from its start to its end seen), printed at the end of the test
+TIMES: list[tuple[str, float]] = []
 
 
-def nbgrader(course: Path, *args: str, timeout: float = 300) -> str:
-    """Run the ``nbgrader`` command of this venv in ``course``; its output (raises on failure)."""
-    env, _dirs = harness.jupyter_env(Path(tempfile.mkdtemp(dir=course.parent, prefix="jupyter-")), "unused")
+@pytest.fixture(autouse=True)
+def _end_nbgrader_commands():
+    yield
+    while _STARTED:
+        proc = _STARTED.pop()
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate(timeout=30)
+
+
+def nbgrader_start(cwd: Path, args: list[str]) -> tuple[list[str], subprocess.Popen]:
+    """Start the ``nbgrader`` command of this venv in ``cwd`` (a course or a student's folder)."""
+    env, _dirs = harness.jupyter_env(Path(tempfile.mkdtemp(dir=cwd.parent, prefix="jupyter-")), "unused")
     env.pop("JUPYTER_TOKEN", None)
     env["PYTHONPATH"] = os.pathsep.join([str(harness.REPO_ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])
     # nbgrader runs alembic (its database) and kernels from PATH: this venv's bin first
     env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env["PATH"]
     cmd = [str(Path(sys.executable).parent / "nbgrader"), *args]
-    proc = subprocess.run(cmd, cwd=course, env=env, capture_output=True, text=True, timeout=timeout)
-    out = proc.stdout + proc.stderr
-    if proc.returncode != 0:
-        raise RuntimeError(f"{' '.join(args)} failed ({proc.returncode}):\n{out[-6000:]}")
-    return out
+    proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc.started = time.monotonic()  # type: ignore[attr-defined]
+    _STARTED.append(proc)
+    return args, proc
+
+
+def nbgrader_wait(*started: tuple[list[str], subprocess.Popen], timeout: float = 300) -> list[str]:
+    """Wait for started ``nbgrader`` commands; their outputs (raises if one failed or outlived ``timeout`` s)."""
+    outs, failed = [], []
+    for args, proc in started:
+        try:
+            out, _ = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            out, _ = proc.communicate()
+            out += f"\n(timed out after {timeout} s)"
+        outs.append(out)
+        who = [a.split("=", 1)[1] for a in args if a.startswith("--student=")]
+        TIMES.append((" ".join([args[0], *who]), time.monotonic() - proc.started))
+        if proc.returncode != 0:
+            failed.append(f"nbgrader {' '.join(args)} failed ({proc.returncode}):\n{out[-6000:]}")
+    if failed:
+        raise RuntimeError("\n".join(failed))
+    return outs
+
+
+def nbgrader(*runs: tuple[Path, list[str]], timeout: float = 300) -> list[str]:
+    """Run ``nbgrader`` commands ``(cwd, args)`` at the same time; their outputs (raises if one fails)."""
+    return nbgrader_wait(*[nbgrader_start(cwd, args) for cwd, args in runs], timeout=timeout)
+
+
+def student(name: str, command: str, exchange: Path) -> list[str]:
+    """A student's command: on a hub only ``command``, ``--course`` and the exchange (in a config)."""
+    return [command, ASSIGNMENT, f"--course={COURSE}", f"--Exchange.root={exchange}", f"--student={name}"]
 
 
 def wait_message(nb, text: str) -> None:
@@ -64,17 +127,58 @@ def wait_message(nb, text: str) -> None:
                 " return !!m && m.textContent.includes(t); }", [ROOT, text])
 
 
-def submit(student_dir: Path, course: Path, student: str) -> Path:
-    """Copy a student's assignment folder to ``submitted/<student>/`` with a timestamp, as collect does."""
-    dest = course / "submitted" / student / ASSIGNMENT
-    shutil.copytree(student_dir, dest, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
-    stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S.%f %Z")
-    (dest / "timestamp.txt").write_text(stamp)
-    return dest
+def run_cell(nb, grade_id: str) -> str:
+    """Run the notebook's cell of this nbgrader ``grade_id`` as a student does (select it, Shift+Enter); its text."""
+    return nb.evaluate(
+        """async ([path, id, ms]) => {
+            const app = window.jupyterapp, p = __gw.panel(path), nb = p.content;
+            app.shell.activateById(p.id);
+            const index = Array.from(nb.model.cells).findIndex(
+                c => ((c.getMetadata ? c.getMetadata('nbgrader') : c.metadata.nbgrader) || {}).grade_id === id);
+            if (index < 0) throw new Error('no cell ' + id);
+            const cell = nb.model.cells.get(index), before = cell.executionCount;
+            nb.activeCellIndex = index;
+            nb.mode = 'command';
+            await __gw.race(app.commands.execute('notebook:run-cell'), ms, 'run cell');
+            const t0 = performance.now();
+            while (cell.executionCount === null || cell.executionCount === before) {
+                if (performance.now() - t0 > ms) throw new Error('cell did not finish');
+                await new Promise(r => requestAnimationFrame(r));
+            }
+            return __gw.outputText(cell);
+        }""",
+        [nb.path, grade_id, nb.ms],
+    )
 
 
-def graded_cell_text(course: Path, student: str) -> str:
-    nb = json.loads((course / "autograded" / student / ASSIGNMENT / NOTEBOOK).read_text())
+def picture(nb, path: Path, theme: str) -> None:
+    """The notebook as it is, in a JupyterLab theme: the board's output and the check cell's in view."""
+    nb.set_theme(theme)
+    nb.evaluate(
+        """(sel) => {
+            const board = document.querySelector(sel).closest('.jp-Cell');
+            const check = board.nextElementSibling.nextElementSibling;
+            check.scrollIntoView({block: 'end'});
+            check.closest('.jp-WindowedPanel-outer').scrollTop += 12;
+            return new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))));
+        }""",
+        ROOT,
+    )
+    nb.page.screenshot(path=str(path))
+
+
+def show_folder(nb) -> None:
+    """The file browser lists the answers file beside the notebook, its name in full."""
+    nb.execute_command("filebrowser:refresh")
+    nb.wait_for("(name) => [...document.querySelectorAll('.jp-DirListing-itemText')]"
+                ".some(e => e.textContent === name)", ANSWERS)
+    if nb.evaluate("() => !!document.querySelector('.jp-DirListing-headerItem.jp-id-modified')"):
+        nb.execute_command("filebrowser:toggle-last-modified")
+        nb.wait_for("() => !document.querySelector('.jp-DirListing-headerItem.jp-id-modified')")
+
+
+def graded_cell_text(course: Path, name: str) -> str:
+    nb = json.loads((course / "autograded" / name / ASSIGNMENT / NOTEBOOK).read_text())
     cell = next(c for c in nb["cells"] if c["metadata"].get("nbgrader", {}).get("grade_id") == "grade-board")
     out = []
     for o in cell["outputs"]:
@@ -91,27 +195,51 @@ def graded_cell_text(course: Path, student: str) -> str:
 def test_an_assignment_answered_by_clicks_is_graded_by_nbgrader(browser, tmp_path):
     started = time.monotonic()
     exercises = ExerciseSet.load(SOURCE / f"{ASSIGNMENT}.json")
-    course = tmp_path / "course"
+    course, exchange = tmp_path / "course", tmp_path / "exchange"
     shutil.copytree(SOURCE, course / "source" / ASSIGNMENT)
+    exchange.mkdir()
+    exchange.chmod(0o777)  # nbgrader's exchange: a folder every user can write
     (course / "nbgrader_config.py").write_text(
         "c = get_config()\n"
         f"c.CourseDirectory.root = {str(course)!r}\n"
-        "c.CourseDirectory.course_id = 'gw-board'\n")
-    nbgrader(course, "generate_assignment", ASSIGNMENT, "--force")
-    release = course / "release" / ASSIGNMENT
-    released = json.loads((release / NOTEBOOK).read_text())
-    sources = ["".join(c["source"]) for c in released["cells"]]
-    assert not any("HIDDEN TESTS" in s or "grade_answers(ANSWERS" in s for s in sources), "hidden tests released"
-    assert (release / f"{ASSIGNMENT}.json").exists() and not (release / ANSWERS).exists()
-
-    # the student's copy, answered by clicks in JupyterLab
-    home = tmp_path / "alice"
-    shutil.copytree(release, home / ASSIGNMENT)
+        f"c.CourseDirectory.course_id = {COURSE!r}\n"
+        f"c.Exchange.root = {str(exchange)!r}\n")
+    homes = {name: tmp_path / name for name in STUDENTS}
+    for home in homes.values():
+        home.mkdir()
+    generating = nbgrader_start(course, ["generate_assignment", ASSIGNMENT, "--force"])
+    home = homes["alice"]
     first, second = exercises[0], exercises[1]
     wrong = next(str(m) for m in second.start().legal_moves() if str(m) not in second.answers)
-    with harness.JupyterLab(home) as lab:
+    with harness.JupyterLab(home) as lab:  # Alice's JupyterLab, started meanwhile
+        nbgrader_wait(generating)
+        release = course / "release" / ASSIGNMENT
+        released = json.loads((release / NOTEBOOK).read_text())
+        sources = ["".join(c["source"]) for c in released["cells"]]
+        assert not any("HIDDEN TESTS" in s or "grade_answers(ANSWERS" in s for s in sources), "hidden tests released"
+        assert (release / f"{ASSIGNMENT}.json").exists() and not (release / ANSWERS).exists()
+        nbgrader((course, ["release_assignment", ASSIGNMENT]))
+        assert (exchange / COURSE / "outbound" / ASSIGNMENT / NOTEBOOK).exists()
+
+        # Alice and Bob fetch the assignment into their own folders
+        nbgrader(*[(homes[name], student(name, "fetch_assignment", exchange)) for name in ("alice", "bob")])
+        for folder in (homes["alice"], homes["bob"]):
+            assert (folder / ASSIGNMENT / NOTEBOOK).read_bytes() == (release / NOTEBOOK).read_bytes()
+            assert not (folder / ASSIGNMENT / ANSWERS).exists()
+        fetched = time.monotonic()
+        # while Alice clicks: Bob submits his copy as fetched, unanswered (no answers file); Carol a copy
+        # of it with an answers file (exercise 1 answered right, as a click does) whose first line is cut
+        shutil.copytree(homes["bob"] / ASSIGNMENT, homes["carol"] / ASSIGNMENT)
+        damaged = homes["carol"] / ASSIGNMENT / ANSWERS
+        exercises.widget(answers=damaged, delay=0).answer(first.answers[0])
+        assert judge_answers(damaged, exercises).solved == (0,)
+        damaged.write_bytes(b'{"format": "gridwidgets-ans' + damaged.read_bytes()[40:])
+        others = [nbgrader_start(homes[name], student(name, "submit", exchange)) for name in ("bob", "carol")]
+
+        # Alice's copy, answered by clicks in JupyterLab
         nb = browser.open_notebook(lab, f"{ASSIGNMENT}/{NOTEBOOK}")
         try:
+            nb.page.set_viewport_size({"width": 1280, "height": 720})
             nb.run_all()
             nb.wait_for("(sel) => !!document.querySelector(sel + '[data-version]')", ROOT)
             board = nb.page.locator(ROOT).first
@@ -131,11 +259,17 @@ def test_an_assignment_answered_by_clicks_is_graded_by_nbgrader(browser, tmp_pat
             wait_message(nb, second.prompt)
             board.locator(f'[data-cell="{second.answers[0]}"]').click()
             wait_message(nb, f"Right: {second.answers[0]}")
+            # she runs the check cell: her standing, judged as the grader will
+            standing = run_cell(nb, "check")
+            assert "solved=(0, 1), first_try=(0,), attempts=(1, 2, 0), problem=None" in standing, standing
+            if UPDATE:
+                show_folder(nb)
+                picture(nb, IMAGES / "nbgrader-student-light.png", "JupyterLab Light")
+                picture(nb, IMAGES / "nbgrader-student-dark.png", "JupyterLab Dark")
             # exercise 3: shown, not answered
             nb.page.locator("button.widget-button", has_text="Next").first.click()
             nb.page.locator(".widget-html", has_text="Exercise 3 of 3").first.wait_for()
             nb.execute_command("docmanager:save")
-            board.screenshot(path=str(tmp_path / "nbgrader-student-board.png"))
         finally:
             nb.close()
         for kernel in lab.api("GET", "/api/kernels"):  # the student closes the kernel
@@ -149,28 +283,56 @@ def test_an_assignment_answered_by_clicks_is_graded_by_nbgrader(browser, tmp_pat
     earned = judge_answers(answers, exercises)
     assert (earned.solved, earned.first_try, earned.problem) == ((0, 1), (0,), None)
 
-    # three submissions: the clicked one, one without its answers file, one with it damaged
-    submit(home / ASSIGNMENT, course, "alice")
-    (submit(home / ASSIGNMENT, course, "bob") / ANSWERS).unlink()
-    damaged = submit(home / ASSIGNMENT, course, "carol") / ANSWERS
-    damaged.write_bytes(b'{"format": "gridwidgets-ans' + damaged.read_bytes()[40:])
-    out = nbgrader(course, "autograde", ASSIGNMENT, "--force")
+    # Alice submits her folder, the answers file in it
+    nbgrader_wait(*others, nbgrader_start(home, student("alice", "submit", exchange)))
+    inbound = sorted(p.name.split("+")[0] for p in (exchange / COURSE / "inbound").iterdir())
+    assert inbound == sorted(STUDENTS)
+    submitted = time.monotonic()
+
+    # the teacher collects, grades and writes the feedback
+    nbgrader((course, ["collect", ASSIGNMENT, "--CollectApp.check_owner=False"]))
+    for name in STUDENTS:
+        assert (course / "submitted" / name / ASSIGNMENT / NOTEBOOK).exists(), name
+    assert not (course / "submitted" / "bob" / ASSIGNMENT / ANSWERS).exists()
+    (out,) = nbgrader((course, ["autograde", ASSIGNMENT, "--force"]))
     graded = time.monotonic()
+    nbgrader((course, ["generate_feedback", ASSIGNMENT, "--force"]))
+    fed_back = time.monotonic()
 
     from nbgrader.api import Gradebook
 
-    with Gradebook(f"sqlite:///{course / 'gradebook.db'}", "gw-board") as gb:
-        scores = {s: gb.find_submission(ASSIGNMENT, s).score for s in ("alice", "bob", "carol")}
-        cell = {s: gb.find_grade("grade-board", ASSIGNMENT, ASSIGNMENT, s) for s in ("alice", "bob", "carol")}
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}", COURSE) as gb:
+        scores = {s: gb.find_submission(ASSIGNMENT, s).score for s in STUDENTS}
+        cell = {s: gb.find_grade("grade-board", ASSIGNMENT, ASSIGNMENT, s) for s in STUDENTS}
         auto = {s: (g.auto_score, g.max_score) for s, g in cell.items()}
     assert scores == {"alice": 2.0, "bob": 0.0, "carol": 0.0}, out[-3000:]
     assert auto == {"alice": (2.0, 3.0), "bob": (0.0, 3.0), "carol": (0.0, 3.0)}
     alice = graded_cell_text(course, "alice")
     assert "2 of 3 solved, 1 at the first try -> 2 of 3 points" in alice and alice.strip().endswith("2.0"), alice
     assert "no answers file" in graded_cell_text(course, "bob")
-    assert "is not an answers file" in graded_cell_text(course, "carol") or "damaged" in graded_cell_text(
-        course, "carol"), graded_cell_text(course, "carol")
-    # the submitted answers file is as the student left it
+    assert "is damaged: line 1 is not JSON" in graded_cell_text(course, "carol"), graded_cell_text(course, "carol")
+    # the answers file graded is the one Alice clicked, carried by submit and collect
     assert (course / "autograded" / "alice" / ASSIGNMENT / ANSWERS).read_bytes() == answers.read_bytes()
-    print(f"\nnbgrader end to end: {clicked - started:.1f} s to release and click, "
-          f"{graded - clicked:.1f} s to autograde three submissions\n--- alice's graded cell ---\n{alice}")
+    # the feedback each student gets back shows the graded cell's table and score
+    feedback = course / "feedback" / "alice" / ASSIGNMENT / NOTEBOOK.replace(".ipynb", ".html")
+    html = feedback.read_text()
+    assert "2 of 3 solved, 1 at the first try" in html and "Score: 2.0 / 3.0" in html
+    if UPDATE:
+        page = browser.new_page()
+        try:
+            page.set_viewport_size({"width": 1280, "height": 720})
+            page.goto(feedback.as_uri())
+            # cropped from the check cell to the graded cell's result: what the student gets back
+            top = page.locator('[id="cell-id=check"]').bounding_box()["y"] - 8
+            graded_cell = page.locator('[id="cell-id=grade-board"]').bounding_box()
+            bottom = graded_cell["y"] + graded_cell["height"] + 16
+            page.screenshot(path=str(IMAGES / "nbgrader-feedback-light.png"), full_page=True,
+                            clip={"x": 0, "y": top, "width": 1280, "height": bottom - top})
+        finally:
+            page.context.close()
+    print(f"\nnbgrader end to end: {fetched - started:.1f} s to generate, release and fetch, "
+          f"{clicked - fetched:.1f} s to click, {submitted - clicked:.1f} s for Alice to submit, "
+          f"{graded - submitted:.1f} s to collect and autograde, {fed_back - graded:.1f} s for the feedback"
+          f"\nnbgrader commands (s, from start to end seen): "
+          + ", ".join(f"{cmd} {s:.1f}" for cmd, s in TIMES)
+          + f"\n--- alice's graded cell ---\n{alice}")
