@@ -1272,6 +1272,27 @@ class AnswersReport:
     attempts: tuple[int, ...] = ()
     problem: str | None = None
 
+    def table(self) -> str:
+        """One line per exercise, numbered from 1 as the board numbers them:
+        attempts, solved, solved at the first try (plain text, what
+        :func:`grade_answers` prints under its points line)."""
+        rows = [f"{'exercise':>8}  {'attempts':>8}  {'solved':<6}  first try"]
+        for i in range(self.exercises):
+            tries = self.attempts[i] if i < len(self.attempts) else 0
+            rows.append(f"{i + 1:>8}  {tries:>8}  {'yes' if i in self.solved else 'no':<6}  "
+                        f"{'yes' if i in self.first_try else 'no'}")
+        return "\n".join(rows)
+
+    def __str__(self) -> str:
+        """What a student reads: how many solved, the problem if any, then :meth:`table`."""
+        head = (f"{len(self.solved)} of {self.exercises} exercises solved, {len(self.first_try)} at the first try "
+                "(judged again, as the grader judges them).")
+        return "\n".join([head, *([self.problem] if self.problem else []), self.table()])
+
+    def _repr_pretty_(self, p: Any, cycle: bool) -> None:
+        """IPython shows :meth:`__str__` (a notebook's last line ``judge_answers(...)``)."""
+        p.text(str(self))
+
 
 def _judge_line(exercise: Exercise, judge: Judge, line: list[str]) -> bool:
     """True if ``line`` (moves from the exercise's start) solves it: every move
@@ -1406,9 +1427,5 @@ def grade_answers(path: str | os.PathLike[str], exercises: ExerciseSet | Sequenc
           f"-> {earned:g} of {points:g} points (each exercise {rule}: {points / max(n, 1):.4g}).")
     if report.problem:
         print(report.problem)
-    print(f"{'exercise':>8}  {'attempts':>8}  {'solved':<6}  first try")
-    for i in range(n):
-        tries = report.attempts[i] if i < len(report.attempts) else 0
-        print(f"{i + 1:>8}  {tries:>8}  {'yes' if i in report.solved else 'no':<6}  "
-              f"{'yes' if i in report.first_try else 'no'}")
+    print(report.table())
     return float(earned)
