@@ -82,6 +82,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                        "teachers)")
     rooms.add_argument("--students-group", default=None, metavar="GROUP",
                        help="with --hub: only this hub group's members may join (default: any hub user)")
+    rooms.add_argument("--roster", default=None, metavar="FILE",
+                       help="load the class list from FILE (a CSV: Moodle's user or participants export, Canvas's "
+                       "gradebook export, or name,id): students then pick their name when joining, and their seat "
+                       "takes the id from the list; it replaces the list the database had")
     rooms.add_argument("--backup", default=None, metavar="FILE",
                        help="write one consistent copy of the rooms' database (--db) to FILE and stop (SQLite's "
                        "online backup: safe while the server runs)")
@@ -140,7 +144,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return serve_rooms(args.db or DEFAULT_DB, host=args.ip, port=args.port or 8765, game=args.game,
                                board=args.board, pairing=args.pairing, agent=args.agent,
                                open_browser=not args.no_browser, theme=args.theme, lan=args.lan,
-                               new_teacher_token=args.new_teacher_token, reopen=args.reopen, hub=hub)
+                               new_teacher_token=args.new_teacher_token, reopen=args.reopen, hub=hub,
+                               roster=args.roster)
         except (ImportError, ValueError, OSError) as exc:
             print(f"gridwidgets classroom: {exc}", file=sys.stderr)
             return 2

@@ -99,6 +99,11 @@ _CSS = """
 .gw-rooms .v-btn.gw-join:focus-visible { outline: 3px solid #1d4ed8; outline-offset: 2px; }
 .theme--dark .gw-rooms .v-btn.gw-join:focus-visible { outline-color: #93c5fd; }
 .gw-choice .v-btn, .gw-seats-toggle.v-btn, .gw-open-toggle.v-btn { text-transform: none; letter-spacing: normal; }
+.gw-roster-names { display: flex; flex-wrap: wrap; gap: 8px; margin: 4px 0 12px; }
+.gw-rooms .v-btn.gw-roster-name, .gw-rooms .v-btn.gw-not-listed, .gw-roster .v-btn { text-transform: none;
+  letter-spacing: normal; }
+.gw-rooms .v-btn.gw-roster-name:focus-visible { outline: 3px solid #1d4ed8; outline-offset: 2px; }
+.theme--dark .gw-rooms .v-btn.gw-roster-name:focus-visible { outline-color: #93c5fd; }
 .gw-seats-toggle.v-btn, .gw-open-toggle.v-btn { align-self: flex-start; }
 /* a teacher's button pressed, until the server's answer redraws the page (_WATCH_ESM) */
 .gw-rooms .v-btn.gw-pressed { outline: 3px solid #1d4ed8 !important; outline-offset: 2px; opacity: .6;
@@ -503,6 +508,21 @@ def StudentPage() -> None:
                      if asked else "")
 
 
+def _reload_hub_roster(rooms: Rooms) -> str:
+    """The class list read again from the hub (:func:`~gridwidgets.rooms.hub.load_hub_roster`);
+    returns what was loaded, or why not (the list unchanged)."""
+    from .hub import load_hub_roster
+    from .server import hub_settings
+
+    settings = hub_settings()
+    if settings is None:
+        return "This server does not run under a hub."
+    try:
+        return "Loaded: " + load_hub_roster(rooms, settings) + "."
+    except (PermissionError, LookupError, OSError, ValueError) as exc:
+        return f"The hub's users could not be read: {str(exc)[:160]}"
+
+
 @solara.component
 def HubStudent(code: str) -> None:
     """A student's page under a hub: the room (the one in the address, the
@@ -536,6 +556,9 @@ def HubStudent(code: str) -> None:
                 return "", "The teacher took your seat out of this room. Ask the teacher if you should be in it."
             if room.closed:
                 return "", "This room is closed: the class has ended."
+            listed = rooms.class_list
+            if listed.source == "hub" and listed.by_id(user.name) is None:
+                _reload_hub_roster(rooms)  # a user the hub has had since the list was read
             try:
                 return room.join(user.name, student_id=user.name).token, ""
             except (RoomError, ValueError) as exc:
@@ -608,11 +631,22 @@ def JoinForm(code: str, note: str = "") -> None:
     student_id, set_student_id = solara.use_state("")
     error, set_error = solara.use_state("")
     reclaiming, set_reclaiming = solara.use_state(False)
+    picked, set_picked = solara.use_state("")  # the name picked from the class list
+    typing, set_typing = solara.use_state(False)  # "my name is not on the list" (when the teacher allows it)
     kept = solara.use_memo(lambda: _kept_seats(rooms), [])
 
     if reclaiming:
         ReclaimForm(room_code, set_room_code, lambda: set_reclaiming(False))
         return
+
+    listed = rooms.roster  # a class list: the student picks their name, no id is typed
+    try:
+        shown_room = rooms.room(room_code) if listed and room_code.strip() else None
+    except RoomError:
+        shown_room = None
+    left = shown_room.roster_seated()[1] if shown_room is not None else list(listed)
+    by_list = bool(listed) and not typing
+    chosen = picked if by_list else name
 
     def join() -> None:
         info = _this_page()
@@ -620,9 +654,9 @@ def JoinForm(code: str, note: str = "") -> None:
         try:
             room = rooms.room(room_code)
             mine = [t for r, t in kept if r is room and t in r.seats
-                    and look_alike(clean_name(name), [r.seats[t].name]) is not None]
-            token = mine[0] if mine else room.join(name, address=address, limiter=rooms.join_allowed,
-                                                   student_id=student_id).token  # this device's own seat: back to it
+                    and look_alike(clean_name(chosen), [r.seats[t].name]) is not None]
+            token = mine[0] if mine else room.join(chosen, address=address, limiter=rooms.join_allowed,
+                                                   student_id="" if listed else student_id).token
         except (RoomError, ValueError) as exc:
             set_error(str(exc))
             return
@@ -637,19 +671,53 @@ def JoinForm(code: str, note: str = "") -> None:
                       outlined=True, classes=["gw-back-to-seat"],
                       on_click=lambda room=room, token=token: router.push(
                           f"/?room={quote(room.code)}&seat={quote(token)}"))
-    _p("Type the <b>room code</b> your teacher shows, and the name the class will see.")
+    if by_list:
+        _p("Type the <b>room code</b> your teacher shows, then pick <b>your name</b> from the class list.")
+    else:
+        _p("Type the <b>room code</b> your teacher shows, and the name the class will see.")
     solara.InputText("Room code", value=room_code, on_value=set_room_code, continuous_update=True,
                      classes=["gw-join-code"])
-    solara.InputText("Your name", value=name, on_value=set_name, continuous_update=True, classes=["gw-join-name"])
-    solara.InputText("Student id (optional: only your teacher sees it, for grades)", value=student_id,
-                     on_value=set_student_id, continuous_update=True, classes=["gw-join-id"])
+    if by_list:
+        RosterPick(left, picked, set_picked)
+    else:
+        solara.InputText("Your name", value=name, on_value=set_name, continuous_update=True,
+                         classes=["gw-join-name"])
+        if not listed:
+            solara.InputText("Student id (optional: only your teacher sees it, for grades)", value=student_id,
+                             on_value=set_student_id, continuous_update=True, classes=["gw-join-id"])
     with solara.Row(style={"gap": "12px", "flex-wrap": "wrap", "align-items": "center"}):
         solara.Button("Join", on_click=_safe(join, set_error), color="primary", classes=["gw-join"],
-                      disabled=not (room_code.strip() and name.strip()))
+                      disabled=not (room_code.strip() and chosen.strip()))
         solara.Button("I have a seat code", on_click=lambda: set_reclaiming(True), outlined=True,
                       classes=["gw-have-code"])
+        if listed and rooms.class_list.typed_joins:
+            solara.Button("Pick my name from the list" if typing else "My name is not on the list", text=True,
+                          on_click=lambda: set_typing(not typing), classes=["gw-not-listed"])
     if error:
         solara.Error(error, classes=["gw-join-error"])
+
+
+@solara.component
+def RosterPick(names: list[Any], picked: str, on_pick: Callable[[str], None]) -> None:
+    """The class list's names not seated yet in the room, one button each (the
+    one picked pressed); a filter above a long list. No id is on the page."""
+    typed, set_typed = solara.use_state("")
+    shown = [e.name for e in names]
+    if len(shown) > 12:
+        solara.InputText("Find your name", value=typed, on_value=set_typed, continuous_update=True,
+                         classes=["gw-roster-find"])
+        key = typed.strip().casefold()
+        shown = [n for n in shown if key in n.casefold()] if key else shown
+    _p("Your name (a name already seated is not listed: if you joined before, use your seat code):",
+       "gw-roster-label")
+    if not shown:
+        _p("No name to pick here: ask your teacher.", "gw-roster-none")
+    with solara.Div(classes=["gw-roster-names", "gw-names"], attributes={"role": "group",
+                                                                          "aria-label": "your name"}):
+        for n in shown:
+            solara.Button(n, on_click=lambda n=n: on_pick(n), color="primary" if n == picked else None,
+                          outlined=n != picked, classes=["gw-roster-name"],
+                          attributes={"aria-pressed": "true" if n == picked else "false"})
 
 
 @solara.component
@@ -881,8 +949,92 @@ def TeacherView(rooms: Rooms, session: str, on_end: Any) -> None:
         room = rooms.room(selected if selected in codes else codes[-1])
         RoomPanel(room, key, rooms, version)
     else:
+        room = None
         solara.Info("No room yet: open one below.")
+    ClassListPanel(rooms, room, key, version)
     OpenRoom(rooms, key, set_selected, start_open=not all_rooms)
+
+
+@solara.component
+def ClassListPanel(rooms: Rooms, room: Room | None, key: Callable[[], str], version: Any) -> None:
+    """The class list (:attr:`Rooms.roster`): who of it is seated in ``room``
+    and who is not, by name (no id is on any page); load one (a CSV file pasted
+    or dropped: :meth:`Rooms.import_roster`, its errors shown here), remove it,
+    and allow or not the names that are not on it."""
+    shown, set_shown = solara.use_state(False)
+    text, set_text = solara.use_state("")
+    pasted = solara.use_ref("")  # the text as last typed: a click that follows the typing at once loads it all
+    said, set_said = solara.use_state("")
+    error, set_error = solara.use_state("")
+    listed = rooms.roster
+
+    def paste(value: str) -> None:
+        pasted.current = value
+        set_text(value)
+
+    def load(csv_text: str) -> None:
+        key()
+        read = rooms.import_roster(csv_text)
+        set_error("")
+        paste("")
+        set_said(f"Loaded: {read.summary()}.")
+
+    def remove() -> None:
+        key()
+        rooms.set_roster(())
+        set_said("The class list is removed: students type their names again.")
+
+    def typed(on: bool) -> None:
+        _safe(lambda: (key(), rooms.set_typed_joins(bool(on))), set_error)()
+
+    with solara.Card(classes=["gw-roster"]):
+        with solara.Row(style={"align-items": "center", "gap": "12px", "flex-wrap": "wrap"}):
+            if listed:
+                seated, waiting = room.roster_seated() if room is not None else ([], list(listed))
+                where = f" in room {room.code}" if room is not None else ""
+                from_ = "the hub's users" if rooms.roster_source == "hub" else "a file"
+                solara.HTML(tag="span", unsafe_innerHTML=f"<b>Class list</b> ({from_}): {len(listed)} students · "
+                            f"{len(seated)} seated{where} · {len(waiting)} not yet", classes=["gw-roster-count"])
+            else:
+                solara.HTML(tag="span", unsafe_innerHTML="<b>No class list</b>: students type their names.",
+                            classes=["gw-roster-count"])
+            solara.Button("Hide the class list" if shown else ("Class list…" if listed else "Load a class list…"),
+                          text=True, on_click=lambda: set_shown(not shown), classes=["gw-roster-toggle"],
+                          attributes={"aria-expanded": "true" if shown else "false"})
+        if said:
+            solara.HTML(tag="p", unsafe_innerHTML=escape(said), classes=["gw-roster-said"],
+                        attributes={"role": "status"})
+        if not shown:
+            return
+        if listed:
+            seated, waiting = room.roster_seated() if room is not None else ([], list(listed))
+            _p("<b>Seated:</b> " + (_names([e.name for e in seated]) or "nobody yet"),
+               "gw-roster-seated gw-names")
+            _p("<b>Not seated yet:</b> " + (_names([e.name for e in waiting]) or "nobody"),
+               "gw-roster-waiting gw-names")
+            allowed = rooms.class_list.typed_joins
+            solara.Switch(label="Students not on the list may type their name: "
+                          + ("on (their seat has no id)" if allowed else "off"), value=allowed, on_value=typed,
+                          classes=["gw-roster-typed"])
+        _p("A CSV file: Moodle's user or participants export, Canvas's gradebook export, or two columns, "
+           "name and id (docs: Class list). Loading one replaces the list.")
+        with solara.Div(classes=["gw-roster-file"]):
+            solara.InputTextArea("Paste the class list (CSV)", value=text, on_value=paste,
+                                 continuous_update=True, rows=3)
+        with solara.Row(style={"gap": "12px", "flex-wrap": "wrap", "align-items": "center"}):
+            if hub_mode():
+                solara.Button("Read the hub's users again", outlined=True, classes=["gw-roster-hub"],
+                              on_click=_safe(lambda: (key(), set_said(_reload_hub_roster(rooms))), set_error))
+            solara.Button("Load this class list", on_click=_safe(lambda: load(pasted.current), set_error),
+                          outlined=True,
+                          disabled=not text.strip(), classes=["gw-roster-load"])
+            if listed:
+                solara.Button("Remove the class list", on_click=_safe(remove, set_error), text=True,
+                              classes=["gw-roster-remove"])
+        solara.FileDrop("…or drop the CSV file here",
+                        on_file=lambda f: _safe(lambda: load(activities.read_dropped(f)), set_error)())
+        if error:
+            solara.Error(error, classes=["gw-roster-error"])
 
 
 @solara.component

@@ -38,7 +38,8 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote, urlencode, urlsplit
 
-__all__ = ["HUB_SESSION_COOKIE", "HubLogin", "HubSettings", "HubUser", "hub_roster", "need_jupyterhub"]
+__all__ = ["HUB_SESSION_COOKIE", "HubLogin", "HubSettings", "HubUser", "hub_roster", "load_hub_roster",
+           "need_jupyterhub"]
 
 #: the service's session cookie (HTTP-only, SameSite=Lax, path: the service's prefix): a random id only
 HUB_SESSION_COOKIE = "gw-hub-session"
@@ -367,3 +368,32 @@ def hub_roster(group: str | None = None, *, api_url: str | None = None, token: s
                 break
             offset = int(nxt.get("offset", offset + len(items)))
     return [(n, n) for n in sorted(set(names), key=str.casefold)]
+
+
+def load_hub_roster(rooms: Any, settings: HubSettings, **options: Any) -> str:
+    """Make the hub's students the class list of ``rooms``
+    (:meth:`~gridwidgets.rooms.Rooms.set_roster`, source ``"hub"``): the
+    members of :attr:`HubSettings.students_group` (every hub user if none),
+    less the teachers' group's members; each entry's name and id are the hub
+    user name, which is what a seat under the hub takes (so the teacher's
+    page shows who has come and who has not). Blocks (the hub's REST API).
+
+    Args:
+        options: ``api_url``, ``token``, ``timeout`` as for :func:`hub_roster`.
+
+    Returns:
+        one line saying what was loaded, for the server's log and the teacher's page.
+
+    Raises:
+        PermissionError, LookupError, OSError, ValueError: as :func:`hub_roster`
+            (the class list unchanged).
+    """
+    students = hub_roster(settings.students_group, **options)
+    try:
+        teachers = {sid for _, sid in hub_roster(settings.teacher_group, **options)}
+    except LookupError:  # no teachers' group on this hub: the admins teach
+        teachers = set()
+    entries = [(name, sid) for name, sid in students if sid not in teachers]
+    rooms.set_roster(entries, "hub")
+    whose = f"the hub group {settings.students_group!r}" if settings.students_group else "the hub's users"
+    return f"{len(entries)} students from {whose}"

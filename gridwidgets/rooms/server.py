@@ -68,6 +68,7 @@ __all__ = [
     "bounded_websocket_class",
     "current_rooms",
     "hub_mode",
+    "hub_settings",
     "lan_address",
     "make_server",
     "open_rooms",
@@ -87,6 +88,8 @@ _STUDENTS_ADDRESS = ""
 _ROOT = ""
 #: the hub's login, for a server run as a JupyterHub service (:mod:`gridwidgets.rooms.hub`; set by :func:`make_server`)
 _HUB: Any = None
+#: seconds a service started with its hub waits for the hub's API to read the class list (the hub's users)
+HUB_ROSTER_WAIT = 60.0
 #: the default database file, in the directory the server starts in
 DEFAULT_DB = "gridwidgets-rooms.sqlite"
 #: the longest wait, in seconds, between two looks for the room agents' work (they are also woken by every change)
@@ -140,6 +143,11 @@ def root_path() -> str:
 def hub_mode() -> bool:
     """Whether this server runs as a JupyterHub service (its users are the hub's)."""
     return _HUB is not None
+
+
+def hub_settings() -> Any:
+    """The :class:`~gridwidgets.rooms.hub.HubSettings` this server runs under, or ``None`` (standalone)."""
+    return _HUB.settings if _HUB is not None else None
 
 
 # -- what the server knows of each page's connection --------------------------------------------
@@ -935,6 +943,7 @@ def serve_rooms(
     new_teacher_token: bool = False,
     reopen: bool = False,
     hub: Any = None,
+    roster: str | os.PathLike[str] | None = None,
 ) -> int:
     """Serve the rooms until Ctrl-C (or SIGTERM): print the students' address
     (large, with a QR code), the teacher's address (with the teacher token)
@@ -951,10 +960,14 @@ def serve_rooms(
             service (``host``, ``port`` and ``lan`` ignored: the service's address
             is the hub's; no teacher token printed: the teacher is a hub user).
 
+        roster: a class list's CSV file to load first (:meth:`Rooms.import_roster
+            <gridwidgets.rooms.model.Rooms.import_roster>`), replacing the database's.
+
     Raises:
         ImportError: without the ``rooms`` extra (or, with ``hub``, the ``hub`` extra).
-        ValueError: an unknown game, board, pairing or agent, or a database
-            that cannot hold this class (:class:`~gridwidgets.rooms.store.StoreError`).
+        ValueError: an unknown game, board, pairing or agent, a database
+            that cannot hold this class (:class:`~gridwidgets.rooms.store.StoreError`),
+            or a class list that cannot be read (its row named; nothing loaded).
         OSError: ``lan`` on a computer with no network.
     """
     _need_solara()
@@ -970,6 +983,34 @@ def serve_rooms(
         host = lan_address()
     rooms = open_rooms(db, reopen=reopen, new_token=new_teacher_token)
     try:
+        if roster is not None:
+            try:
+                read = rooms.import_roster(Path(roster))
+            except ValueError as exc:
+                raise ValueError(f"{str(roster)[-60:]}: {exc}") from None
+            print(f"Class list loaded from {roster}: {read.summary()}", flush=True)
+        elif hub is not None:  # the class list: the hub's students (who has come, who has not)
+            from .hub import load_hub_roster
+
+            def read_the_hubs_users() -> None:
+                # a managed service starts while the hub does: its API may answer a few seconds later
+                deadline = time.monotonic() + HUB_ROSTER_WAIT
+                while True:
+                    try:
+                        print(f"Class list: {load_hub_roster(rooms, hub)}", flush=True)
+                        return
+                    except OSError as exc:
+                        if time.monotonic() < deadline and not isinstance(exc, PermissionError):
+                            time.sleep(1.0)
+                            continue
+                        problem: Exception = exc
+                    except (LookupError, ValueError) as exc:
+                        problem = exc
+                    print(f"NOTE: no class list from the hub ({str(problem)[:200]}); any hub user may join "
+                          "(the teacher's page can read the hub's users again)", file=sys.stderr, flush=True)
+                    return
+
+            threading.Thread(target=read_the_hubs_users, name="gw-hub-roster", daemon=True).start()
         if game is not None or not rooms.rooms():
             from ..menu import games_menu
 

@@ -32,6 +32,7 @@ from pathlib import Path
 import lab_harness as harness
 import pytest
 from lab_harness import REPO_ROOT, free_port, read_log
+from playwright.sync_api import expect
 from test_rooms_browser import AXE, _axe, local_game, wait_version
 
 pytestmark = [
@@ -339,6 +340,25 @@ def test_students_are_seated_as_their_hub_user_with_nothing_typed(hub, classroom
     teacher = classroom[TEACHER]
     for name in STUDENTS:
         teacher.locator(".gw-room-panel").filter(has_text=name).wait_for()
+
+
+def test_the_class_list_is_the_hubs_students_and_the_teacher_sees_who_came(hub, classroom):
+    """The service reads the hub's users as its class list (less the teachers' group):
+    the teacher's page says how many are seated, by name, never with an id."""
+    from gridwidgets.rooms.hub import hub_roster
+
+    everyone = hub_roster(api_url=hub.api, token=hub.service_token)
+    students = [n for n, _ in everyone if n != TEACHER]
+    teacher = classroom[TEACHER]
+    count = teacher.locator(".gw-roster-count")
+    expect(count).to_contain_text("the hub's users", timeout=30_000)
+    expect(count).to_contain_text(f"{len(students)} students", timeout=30_000)
+    expect(count).to_contain_text(f"{len(STUDENTS)} seated", timeout=30_000)
+    teacher.locator(".gw-roster-toggle").click()
+    seated = teacher.locator(".gw-roster-seated")
+    for name in STUDENTS:
+        expect(seated).to_contain_text(name)
+    teacher.locator(".gw-roster-toggle").click()
 
 
 def test_two_students_play_a_game_through_the_hub(hub, classroom):
