@@ -532,9 +532,10 @@ def test_a_hub_user_outside_the_students_group_is_refused_a_seat_with_a_page_say
     eve.locator("#login_submit").click()
     eve.locator(".gw-refused").wait_for()
     text = eve.locator(".gw-refused").inner_text()
-    assert OUTSIDER in text and "'students'" in text
+    assert OUTSIDER in text and "'students'" in text and "ask your teacher" in text
     assert eve.locator("h1").inner_text() == "Not for this class"
     assert eve.locator(".gw-seat-name, button, .v-btn").count() == 0
+    assert eve.locator(".gw-refused a").get_attribute("href") == "/hub/logout"  # to log in as someone else
 
 
 def test_a_hub_admin_outside_the_teachers_group_gets_the_teachers_page(hub, devices):
