@@ -28,6 +28,7 @@ import textwrap
 import time
 import urllib.request
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import lab_harness as harness
 import pytest
@@ -500,6 +501,11 @@ def test_with_two_rooms_open_a_student_picks_one_and_keeps_her_seat_in_the_first
     amy.locator(".gw-seat-name").wait_for()
     assert amy.locator(".gw-room-code").inner_text() == first
     assert "seat=" not in amy.url
+    # the address stays the service's (a reload, or the page's check after a restart, asks the rooms, not the hub)
+    assert urlsplit(amy.url).path.rstrip("/") == PREFIX.rstrip("/") and f"room={first}" in amy.url
+    amy.reload()
+    amy.locator(".gw-seat-name").wait_for()
+    assert amy.locator(".gw-room-code").inner_text() == first
 
 
 # -- the external service (started by the test as the docs say), a hub admin, the students' group, a restart --
@@ -592,3 +598,40 @@ def test_the_external_service_restarted_on_its_database_gives_an_open_page_its_s
     for page in pages:
         wait_version(page, "gridlock", g.version)
         page.close()
+
+
+def test_the_managed_service_killed_is_started_again_by_the_hub_and_every_open_page_comes_back(
+        hub, classroom, devices):
+    import psutil
+
+    _, opened = devices
+    # every page still open on the managed service: the teacher's, the students' (one on a room picked from
+    # the list, whose address Solara's router would have taken out of the service)
+    pages = [p for ctx in opened for p in ctx.pages
+             if urlsplit(p.url).path.startswith(PREFIX) or urlsplit(p.url).path == PREFIX.rstrip("/")]
+    students = [p for p in pages if p.locator(".gw-seat-name").count()]
+    assert len(students) >= 4 and classroom[TEACHER] in pages
+    version = f"document.querySelector('{BOARD}')?.dataset.version ?? null"  # None: no game yet
+    before = {id(p): (p.locator(".gw-seat-name").inner_text(), p.locator(".gw-room-code").inner_text(),
+                      p.evaluate(version)) for p in students}
+    (service,) = [p for p in psutil.Process(hub.proc.pid).children(recursive=True)
+                  if str(hub.db) in p.cmdline()]
+    for page in pages:
+        page.evaluate("window.__beforeRestart = true")
+    started = time.monotonic()
+    os.kill(service.pid, signal.SIGKILL)  # the hub reaps it at its next look (every 30 s) and starts it again
+    students[0].locator(".gw-reconnect").filter(has_text="connection to the class was lost").wait_for(
+        timeout=20_000)
+    for page in pages:
+        page.wait_for_function("!window.__beforeRestart && window.solara && window.solara.debug && "
+                               "window.solara.debug.connectionStatus === 'connected'", timeout=90_000)
+    print(f"\nthe managed rooms killed, started again by the hub and {len(pages)} pages back in "
+          f"{time.monotonic() - started:.1f} s")
+    for page in students:
+        seat, code, played = before[id(page)]
+        page.locator(".gw-seat-name").wait_for()
+        if played is not None:
+            wait_version(page, "gridlock", int(played), timeout=30_000)
+        assert (page.locator(".gw-seat-name").inner_text(), page.locator(".gw-room-code").inner_text()) == (
+            seat, code)
+    classroom[TEACHER].locator(".gw-room-panel").wait_for()
