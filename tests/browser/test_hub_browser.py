@@ -7,7 +7,8 @@ students. The same hub has a second, *external* service (``url`` and
 ``api_token``, no ``command``): rooms the test starts itself, with exactly the
 environment docs/jupyterhub-hub.md tells a teacher to set and
 ``--students-group students``, and stops and starts again by PID on the same
-database (a restart mid-class). A hub admin outside the teachers' group and a
+database (a restart mid-class); the managed one is killed by PID too, and the
+hub starts it again. A hub admin outside the teachers' group and a
 user outside the students' group log in too. One hub for the module (it
 costs about half a minute to start and stop); every process the module starts
 (the hub, its proxy, the managed service, the external one) is stopped by PID
