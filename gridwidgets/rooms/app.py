@@ -243,6 +243,16 @@ function render({ el }) {
     if (join && !join.disabled) { ev.preventDefault(); join.click(); }
   };
   document.addEventListener("keydown", onKey);
+  // Solara's router resolves an address starting with / against the site's root, not against the pages' root
+  // path (a hub service's prefix): "/?room=X" would leave the service (a reload, or the check after a restart,
+  // would then ask the hub for /?room=X). The prefix is put back as the address changes
+  const keepRoot = () => {
+    const root = window.solara && window.solara.rootPath;
+    const path = location.pathname;
+    if (root && path !== root && !path.startsWith(root + "/"))
+      history.replaceState(history.state, "", root + path + location.search + location.hash);
+  };
+  window.addEventListener("solara.router", keepRoot);
   // a button pressed shows it at once (before the server answers): dimmed, outlined, a spinner, aria-busy;
   // cleared when the server's answer changes the page (or after 5 s without one). While it is pressed, a
   // second click on it (a double click) is not sent: the server hears one action
@@ -333,6 +343,7 @@ function render({ el }) {
   return () => {
     clearInterval(timer); clearInterval(giveUp); seen.disconnect(); bar.remove();
     document.removeEventListener("keydown", onKey);
+    window.removeEventListener("solara.router", keepRoot);
     document.removeEventListener("click", onClick, true);
   };
 }
@@ -345,7 +356,9 @@ class ConnectionWatch(anywidget.AnyWidget):
     a banner says so (and that the seat and game are kept); once the server
     answers again and the connection has not come back by itself, the page
     reloads and draws everything as it stands. It also lets a phone zoom the
-    page (Solara's template forbids it)."""
+    page (Solara's template forbids it), and keeps the address under the
+    pages' root path (a hub service's prefix) when the page's router changes
+    it (Solara's resolves ``/?room=X`` against the site's root)."""
 
     _esm = _WATCH_ESM
     kind = traitlets.Unicode("watch").tag(sync=True)
@@ -566,6 +579,14 @@ def HubStudent(code: str) -> None:
 
     tried, set_tried = solara.use_state(0)
     token, problem = solara.use_memo(seat_me, [room.code if room is not None else "", user, tried])
+
+    def keep_the_room_in_the_address() -> None:
+        # a page opened at the bare address names its room once seated: a reload, or the page coming back
+        # after a restart of the service, opens this room even once the user has seats in several
+        if not code and room is not None and token and token in room.seats:
+            router.push(f"/?room={quote(room.code)}")
+
+    solara.use_effect(keep_the_room_in_the_address, [code, room.code if room is not None else "", token])
     if user is None:
         solara.Error("This page has no hub login: reload it.", classes=["gw-join-error"])
         return

@@ -217,8 +217,10 @@ class HubLogin:
         if user is None or not self.has_access(model):
             raise PermissionError("the hub did not give this login access to this service")
         if not self.may_enter(user):
-            raise PermissionError(f"{user.name} is not in the group {self.settings.students_group!r} this class "
-                                  "is for")
+            raise PermissionError(f"You are logged in to the hub as {user.name}, who is not in the hub group "
+                                  f"{self.settings.students_group!r} this class is for. If you are a student of "
+                                  "this class, ask your teacher to add you to it; if this is not your login, log "
+                                  "out of the hub and log in as yourself")
         sid = secrets.token_urlsafe(32)
         now = time.time()
         with self._lock:
@@ -247,6 +249,11 @@ class HubLogin:
             return bool(self.auth.check_scopes(required, model))
         except (KeyError, TypeError):
             return False
+
+    @property
+    def logout_url(self) -> str:
+        """The hub's logout page (``/hub/logout``, after the hub's base URL)."""
+        return f"{getattr(self.auth, 'hub_host', '') or ''}{getattr(self.auth, 'hub_prefix', '/hub/') or '/hub/'}logout"
 
     def may_enter(self, user: HubUser) -> bool:
         """Whether ``user`` may open the service: a teacher, or any user (or, with

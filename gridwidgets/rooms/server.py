@@ -622,7 +622,9 @@ class RoomsApp:
         try:
             sid, next_url, user = await loop.run_in_executor(None, self.hub.finish, code, state)
         except PermissionError as exc:
-            await self._refuse(scope, send, 403, "Not for this class", _html_escape(str(exc)) + ".")
+            logout = _html_escape(self.hub.logout_url)
+            await self._refuse(scope, send, 403, "Not for this class", _html_escape(str(exc)) + ". "
+                               f"<a href='{logout}'>Log out of the hub</a>")
             return
         if user.is_teacher:
             try:

@@ -3,15 +3,23 @@
 127.0.0.1 on free ports, with a shared-password authenticator, a teachers'
 group, and the rooms as its managed service (``python -m gridwidgets
 classroom --rooms --hub``); Chromium logged in as the teacher and three
-students. One hub for the module (it costs about half a minute to start and
-stop); every process it starts (the hub, its proxy, the service) is stopped
-by PID at the end, pass or fail.
+students. The same hub has a second, *external* service (``url`` and
+``api_token``, no ``command``): rooms the test starts itself, with exactly the
+environment docs/jupyterhub-hub.md tells a teacher to set and
+``--students-group students``, and stops and starts again by PID on the same
+database (a restart mid-class); the managed one is killed by PID too, and the
+hub starts it again. A hub admin outside the teachers' group and a
+user outside the students' group log in too. One hub for the module (it
+costs about half a minute to start and stop); every process the module starts
+(the hub, its proxy, the managed service, the external one) is stopped by PID
+at the end, pass or fail.
 """
 
 from __future__ import annotations
 
 import os
 import secrets
+import shlex
 import shutil
 import signal
 import subprocess
@@ -21,6 +29,7 @@ import textwrap
 import time
 import urllib.request
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import lab_harness as harness
 import pytest
@@ -36,23 +45,92 @@ pytestmark = [
 CHP = REPO_ROOT / "node_modules" / ".bin" / "configurable-http-proxy"
 PASSWORD = "class-password-42"
 TEACHER, STUDENTS = "teacher", ("amy", "ben", "cyd")
+ADMIN, OUTSIDER = "dean", "eve"  # a hub admin in no group; a hub user outside the students' group
 SERVICE = "rooms"
 PREFIX = f"/services/{SERVICE}/"
+EXT = "rooms-ext"  # the external service: started by the test, as a teacher would
+EXT_PREFIX = f"/services/{EXT}/"
+DOCS = REPO_ROOT / "docs" / "jupyterhub-hub.md"
 BOARD = '[data-game="gridlock"]'
 SCREENSHOTS = REPO_ROOT / "docs" / "images"
 
 
+def documented_environment() -> list[tuple[str, str]]:
+    """The ``export NAME=value`` lines docs/jupyterhub-hub.md gives for an external service, in order."""
+    section = DOCS.read_text(encoding="utf-8").split("## An external service", 1)[1].split("\n## ", 1)[0]
+    block = section.split("```bash", 1)[1].split("```", 1)[0]
+    found = []
+    for line in block.splitlines():
+        words = shlex.split(line, comments=True)
+        if words[:1] == ["export"]:
+            name, _, value = words[1].partition("=")
+            found.append((name, value))
+    return found
+
+
 class Hub:
-    """A JupyterHub in a temporary folder, with the rooms as its managed service."""
+    """A JupyterHub in a temporary folder, with the rooms as its managed service
+    and a second rooms service, external, that :meth:`start_external` starts."""
 
     def __init__(self, root: Path, theme: str = "light") -> None:
         self.root = root
-        self.port, self.api_port, self.hub_port, self.service_port = (free_port() for _ in range(4))
-        self.service_token = secrets.token_hex(32)
+        self.port, self.api_port, self.hub_port, self.service_port, self.ext_port = (free_port() for _ in range(5))
+        self.service_token, self.ext_token = secrets.token_hex(32), secrets.token_hex(32)
         self.log_path = root / "hub.log"
         self.db = root / "class.sqlite"
+        self.ext_db, self.ext_log = root / "external.sqlite", root / "external.log"
         self.theme = theme
         self.proc: subprocess.Popen | None = None
+        self.ext: subprocess.Popen | None = None
+
+    def external_environment(self) -> dict[str, str]:
+        """The docs' variables for an external service, their values made this hub's and this service's
+        (the docs' example token, ports, public address and service name replaced)."""
+        subs = [("a-long-random-secret", self.ext_token), ("http://127.0.0.1:8081", f"http://127.0.0.1:{self.hub_port}"),
+                ("http://127.0.0.1:10101", f"http://127.0.0.1:{self.ext_port}"),
+                ("https://hub.example.edu", self.base), ("/services/rooms/", EXT_PREFIX),
+                ("service-rooms", f"service-{EXT}")]
+        env = {}
+        for name, value in documented_environment():
+            for old, new in subs:
+                value = value.replace(old, new)
+            env[name] = EXT if name == "JUPYTERHUB_SERVICE_NAME" else value
+        return env
+
+    def start_external(self, timeout: float = 60.0) -> None:
+        """Start the external rooms (``--students-group students``) as the docs say, with the machine's
+        environment less any ``JUPYTERHUB_*`` plus the docs' variables; wait until it answers."""
+        env = {k: v for k, v in os.environ.items() if not k.startswith("JUPYTERHUB_")}
+        env.update(self.external_environment(), PYTHONPATH=str(REPO_ROOT), PYTHONUNBUFFERED="1")
+        log = open(self.ext_log, "a")
+        self.ext = subprocess.Popen([sys.executable, "-m", "gridwidgets", "classroom", "--rooms", "--hub",
+                                     "--db", str(self.ext_db), "--game", "gridlock", "--board", "4x4",
+                                     "--students-group", "students"],
+                                    cwd=REPO_ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+                                    env=env)
+        log.close()
+        deadline = time.monotonic() + timeout
+        opener = urllib.request.build_opener(_NoRedirect)
+        while time.monotonic() < deadline:
+            if self.ext.poll() is not None:
+                raise RuntimeError(f"the external rooms ended ({self.ext.returncode}):\n{read_log(self.ext_log)}")
+            try:  # it answers (a redirect to the hub's login)
+                with opener.open(f"http://127.0.0.1:{self.ext_port}{EXT_PREFIX}", timeout=5):
+                    pass
+            except urllib.error.HTTPError as exc:
+                if exc.code == 302:
+                    return
+            except OSError:
+                pass
+            time.sleep(0.2)
+        raise TimeoutError(f"the external rooms did not answer:\n{read_log(self.ext_log)}")
+
+    def kill_external(self) -> None:
+        """Stop the external rooms by PID (SIGKILL: a crash mid-class) and wait for it."""
+        if self.ext is not None and self.ext.poll() is None:
+            os.kill(self.ext.pid, signal.SIGKILL)
+        if self.ext is not None:
+            self.ext.wait(timeout=15)
 
     @property
     def base(self) -> str:
@@ -70,6 +148,8 @@ class Hub:
                         "--game", "gridlock", "--board", "4x4", "--theme", self.theme],
             "environment": {"PYTHONPATH": str(REPO_ROOT), "PYTHONUNBUFFERED": "1"},
         }
+        external = {"name": EXT, "url": f"http://127.0.0.1:{self.ext_port}", "api_token": self.ext_token,
+                    "oauth_no_confirm": True}
         return textwrap.dedent(f"""
             c = get_config()  # noqa
             c.JupyterHub.ip = "127.0.0.1"
@@ -85,18 +165,23 @@ class Hub:
             c.JupyterHub.cookie_secret_file = {str(self.root / "cookie_secret")!r}
             c.JupyterHub.authenticator_class = "dummy"
             c.DummyAuthenticator.password = {PASSWORD!r}
-            c.Authenticator.allowed_users = {set((TEACHER, *STUDENTS))!r}
+            c.Authenticator.allowed_users = {set((TEACHER, *STUDENTS, ADMIN, OUTSIDER))!r}
+            c.Authenticator.admin_users = {{{ADMIN!r}}}
             c.JupyterHub.spawner_class = "simple"
-            c.JupyterHub.load_groups = {{"teachers": {{"users": [{TEACHER!r}]}}}}
+            c.JupyterHub.load_groups = {{"teachers": {{"users": [{TEACHER!r}]}},
+                                        "students": {{"users": {list(STUDENTS)!r}}}}}
             c.JupyterHub.load_roles = [
-                {{"name": "user", "scopes": ["self", "access:services!service={SERVICE}"]}},
-                {{"name": "rooms-service", "services": [{SERVICE!r}],
+                {{"name": "user", "scopes": ["self", "access:services!service={SERVICE}",
+                                            "access:services!service={EXT}"]}},
+                {{"name": "rooms-service", "services": [{SERVICE!r}, {EXT!r}],
                   "scopes": ["list:users", "read:users:name", "read:groups", "read:users:groups"]}},
             ]
-            c.JupyterHub.services = [{service!r}]
+            c.JupyterHub.services = [{service!r}, {external!r}]
         """)
 
     def start(self, timeout: float = 90.0) -> Hub:
+        """Start the external rooms (first: the hub waits for its services), then the hub."""
+        self.start_external()
         (self.root / "jupyterhub_config.py").write_text(self.config())
         log = open(self.log_path, "a")
         self.proc = subprocess.Popen([sys.executable, "-m", "jupyterhub", "-f", "jupyterhub_config.py"],
@@ -139,9 +224,16 @@ class Hub:
         return pids
 
     def stop(self) -> None:
-        """Stop the hub (SIGTERM: it stops its service and proxy), then anything left of them, by PID."""
+        """Stop the external rooms, then the hub (SIGTERM: it stops its service and proxy), then anything
+        left of them, by PID."""
         import psutil
 
+        if self.ext is not None and self.ext.poll() is None:
+            self.ext.terminate()
+            try:
+                self.ext.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.kill_external()
         pids = self.pids()
         procs = []
         for pid in pids:
@@ -181,9 +273,10 @@ def hub():
         yield h
     finally:
         h.stop()
-        text = read_log(h.log_path)
-        if "Traceback" in text:
-            print(text[-6000:])
+        for log in (h.log_path, h.ext_log):
+            text = read_log(log)
+            if "Traceback" in text:
+                print(text[-6000:])
         shutil.rmtree(root, ignore_errors=True)
 
 
@@ -342,7 +435,7 @@ def test_the_hub_roster_lists_the_hubs_users_and_a_groups_members(hub):
     from gridwidgets.rooms.hub import hub_roster
 
     everyone = hub_roster(api_url=hub.api, token=hub.service_token)
-    assert everyone == [(n, n) for n in sorted((TEACHER, *STUDENTS))]
+    assert everyone == [(n, n) for n in sorted((TEACHER, *STUDENTS, ADMIN, OUTSIDER))]
     assert hub_roster("teachers", api_url=hub.api, token=hub.service_token) == [(TEACHER, TEACHER)]
     with pytest.raises(LookupError):
         hub_roster("no-such-group", api_url=hub.api, token=hub.service_token)
@@ -409,4 +502,137 @@ def test_with_two_rooms_open_a_student_picks_one_and_keeps_her_seat_in_the_first
     amy.locator(".gw-seat-name").wait_for()
     assert amy.locator(".gw-room-code").inner_text() == first
     assert "seat=" not in amy.url
+    # the address stays the service's (a reload, or the page's check after a restart, asks the rooms, not the hub)
+    assert urlsplit(amy.url).path.rstrip("/") == PREFIX.rstrip("/") and f"room={first}" in amy.url
+    amy.reload()
+    amy.locator(".gw-seat-name").wait_for()
+    assert amy.locator(".gw-room-code").inner_text() == first
 
+
+# -- the external service (started by the test as the docs say), a hub admin, the students' group, a restart --
+def test_the_docs_name_every_variable_an_external_service_needs(hub):
+    from gridwidgets.rooms.hub import REQUIRED_ENV
+
+    names = [n for n, _ in documented_environment()]
+    assert set(REQUIRED_ENV) <= set(names) and len(names) == len(set(names))
+    env = hub.external_environment()
+    assert env["JUPYTERHUB_SERVICE_PREFIX"] == EXT_PREFIX and env["JUPYTERHUB_CLIENT_ID"] == f"service-{EXT}"
+
+
+def test_a_student_logs_in_through_the_external_service_and_is_seated(hub, devices):
+    new, _ = devices
+    amy = new()  # a new browser: the hub's login form, then the external rooms
+    login(amy, hub, "amy", EXT_PREFIX)
+    amy.locator(".gw-seat-name").wait_for()
+    assert amy.locator(".gw-seat-name").inner_text().startswith("amy")
+    assert amy.locator(".gw-hub-user").inner_text() == "amy"
+    assert amy.url.startswith(hub.base + EXT_PREFIX) and "seat=" not in amy.url
+
+
+def test_a_hub_user_outside_the_students_group_is_refused_a_seat_with_a_page_saying_why(hub, devices):
+    new, _ = devices
+    eve = new()
+    eve.goto(hub.base + EXT_PREFIX)
+    eve.wait_for_url("**/hub/login**")
+    eve.locator("#username_input").fill(OUTSIDER)
+    eve.locator("#password_input").fill(PASSWORD)
+    eve.locator("#login_submit").click()
+    eve.locator(".gw-refused").wait_for()
+    text = eve.locator(".gw-refused").inner_text()
+    assert OUTSIDER in text and "'students'" in text and "ask your teacher" in text
+    assert eve.locator("h1").inner_text() == "Not for this class"
+    assert eve.locator(".gw-seat-name, button, .v-btn").count() == 0
+    assert eve.locator(".gw-refused a").get_attribute("href") == "/hub/logout"  # to log in as someone else
+
+
+def test_a_hub_admin_outside_the_teachers_group_gets_the_teachers_page(hub, devices):
+    new, _ = devices
+    dean = new()
+    dean.goto(hub.base + "/hub/login")
+    dean.locator("#username_input").fill(ADMIN)
+    dean.locator("#password_input").fill(PASSWORD)
+    dean.locator("#login_submit").click()
+    dean.wait_for_url("**/hub/**")
+    for prefix in (PREFIX, EXT_PREFIX):  # the external one has a students' group: a teacher passes it
+        response = dean.goto(hub.base + prefix + "teacher")
+        dean.wait_for_url(f"**{prefix}teacher")
+        dean.locator(".gw-room-panel").wait_for()
+        assert dean.locator(".gw-refused").count() == 0
+    assert response.status == 200
+
+
+def test_the_external_service_restarted_on_its_database_gives_an_open_page_its_seat_and_game(hub, classroom):
+    # amy (seated by the test above) and ben, each in a new tab of a browser logged in to the hub: no typing
+    pages = []
+    for name in ("amy", "ben"):
+        page = classroom[name].context.new_page()
+        page.goto(hub.base + EXT_PREFIX)
+        page.locator(".gw-seat-name").wait_for()
+        pages.append(page)
+    g = local_game("gridlock", "4x4")
+    for _ in range(3):
+        move = g.legal_moves()[0]
+        pages[g.current_player].locator(f'{BOARD} [data-cell="{move}"]').click()
+        g.play(move)
+        for page in pages:
+            wait_version(page, "gridlock", g.version)
+    seats = [page.locator(".gw-seat-name").inner_text() for page in pages]
+    for page in pages:
+        page.evaluate("window.__beforeRestart = true")
+    started = time.monotonic()
+    hub.kill_external()  # by PID, mid-class
+    for page in pages:
+        page.locator(".gw-reconnect").filter(has_text="connection to the class was lost").wait_for(timeout=20_000)
+    hub.start_external()  # the same command, the same database
+    # each open page comes back by itself: its watcher's check goes through the hub's OAuth again (the
+    # service's sessions were in the old process's memory), then the page reloads with its new session
+    for page in pages:
+        page.wait_for_function("!window.__beforeRestart && window.solara && window.solara.debug && "
+                               "window.solara.debug.connectionStatus === 'connected'", timeout=60_000)
+        wait_version(page, "gridlock", g.version, timeout=30_000)
+    print(f"\nthe external rooms killed, restarted and both pages back in {time.monotonic() - started:.1f} s")
+    assert [page.locator(".gw-seat-name").inner_text() for page in pages] == seats
+    assert all(page.url.startswith(hub.base + EXT_PREFIX) for page in pages)
+    move = g.legal_moves()[0]
+    pages[g.current_player].locator(f'{BOARD} [data-cell="{move}"]').click()  # the game goes on
+    g.play(move)
+    for page in pages:
+        wait_version(page, "gridlock", g.version)
+        page.close()
+
+
+def test_the_managed_service_killed_is_started_again_by_the_hub_and_every_open_page_comes_back(
+        hub, classroom, devices):
+    import psutil
+
+    _, opened = devices
+    # every page still open on the managed service: the teacher's, the students' (one on a room picked from
+    # the list, whose address Solara's router would have taken out of the service)
+    pages = [p for ctx in opened for p in ctx.pages
+             if urlsplit(p.url).path.startswith(PREFIX) or urlsplit(p.url).path == PREFIX.rstrip("/")]
+    students = [p for p in pages if p.locator(".gw-seat-name").count()]
+    assert len(students) >= 4 and classroom[TEACHER] in pages
+    version = f"document.querySelector('{BOARD}')?.dataset.version ?? null"  # None: no game yet
+    before = {id(p): (p.locator(".gw-seat-name").inner_text(), p.locator(".gw-room-code").inner_text(),
+                      p.evaluate(version)) for p in students}
+    (service,) = [p for p in psutil.Process(hub.proc.pid).children(recursive=True)
+                  if str(hub.db) in p.cmdline()]
+    for page in pages:
+        page.evaluate("window.__beforeRestart = true")
+    started = time.monotonic()
+    os.kill(service.pid, signal.SIGKILL)  # the hub reaps it at its next look (every 30 s) and starts it again
+    students[0].locator(".gw-reconnect").filter(has_text="connection to the class was lost").wait_for(
+        timeout=20_000)
+    for page in pages:
+        page.wait_for_function("!window.__beforeRestart && window.solara && window.solara.debug && "
+                               "window.solara.debug.connectionStatus === 'connected'", timeout=90_000)
+    print(f"\nthe managed rooms killed, started again by the hub and {len(pages)} pages back in "
+          f"{time.monotonic() - started:.1f} s")
+    for page in students:
+        seat, code, played = before[id(page)]
+        page.locator(".gw-seat-name").wait_for()
+        if played is not None:
+            wait_version(page, "gridlock", int(played), timeout=30_000)
+        assert (page.locator(".gw-seat-name").inner_text(), page.locator(".gw-room-code").inner_text()) == (
+            seat, code)
+    classroom[TEACHER].locator(".gw-room-panel").wait_for()
