@@ -168,6 +168,7 @@ class Hub:
             c.Authenticator.allowed_users = {set((TEACHER, *STUDENTS, ADMIN, OUTSIDER))!r}
             c.Authenticator.admin_users = {{{ADMIN!r}}}
             c.JupyterHub.spawner_class = "simple"
+            c.JupyterHub.default_url = "/hub/home"  # no notebook server is started for a login (none is needed)
             c.JupyterHub.load_groups = {{"teachers": {{"users": [{TEACHER!r}]}},
                                         "students": {{"users": {list(STUDENTS)!r}}}}}
             c.JupyterHub.load_roles = [
