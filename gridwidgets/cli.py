@@ -76,7 +76,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     rooms.add_argument("--hub", action="store_true",
                        help="serve the rooms as a JupyterHub service, behind the hub's login (address, port and "
                        "tokens from the environment the hub gives a service; pip install 'gridwidgets[hub]'). "
-                       "See docs/jupyterhub-hub.md")
+                       "See docs/jupyterhub.md#the-rooms-on-jupyterhub")
     rooms.add_argument("--teacher-group", default="teachers", metavar="GROUP",
                        help="with --hub: the hub group whose members are teachers (hub admins are too; default "
                        "teachers)")
@@ -94,7 +94,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         description="Write one row per student of a class, over every room of its database: games played and "
         "points (the agent's in a student's seat apart), polls answered, exercises solved (at the first try and "
         "in all), and nbgrader assignments' points. The database is read from a copy, never changed. See "
-        "docs/jupyterhub-gradebook.md.")
+        "docs/jupyterhub.md#the-gradebook-one-row-per-student.")
     book.add_argument("--db", required=True, metavar="CLASS.sqlite", help="the rooms' SQLite file of the class")
     book.add_argument("--nbgrader-db", default=None, metavar="FILE",
                       help="nbgrader's gradebook (gradebook.db in the course folder, or a database URL); "

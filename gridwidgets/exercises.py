@@ -813,7 +813,7 @@ class ExerciseWidget(_exercise_widget_base()):  # type: ignore[misc]
             every answer is appended to as it is given (one JSON line,
             flushed and synced to disk), for :func:`grade_answers` to grade
             under nbgrader. Making the widget writes nothing: the file's
-            first line is written with the first answer (``docs/jupyterhub-nbgrader.md``
+            first line is written with the first answer (``docs/jupyterhub.md``
             describes the lines). A file of another set raises ``ValueError``
             here, nothing written.
         shown_controls: controls hidden by default that this board shows

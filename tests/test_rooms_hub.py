@@ -303,7 +303,7 @@ def test_the_command_line_names_what_the_hub_did_not_give(monkeypatch, capsys):
         monkeypatch.delenv(key, raising=False)
     assert main(["classroom", "--rooms", "--hub", "--teacher-group", "staff"]) == 2
     err = capsys.readouterr().err
-    assert "JUPYTERHUB_SERVICE_URL" in err and "docs/jupyterhub-hub.md" in err
+    assert "JUPYTERHUB_SERVICE_URL" in err and "docs/jupyterhub.md#the-rooms-on-jupyterhub" in err
     assert main(["classroom", "--hub"]) == 2
     assert "add --rooms" in capsys.readouterr().err
 

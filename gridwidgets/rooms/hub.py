@@ -1,6 +1,6 @@
 """The rooms as a JupyterHub service: the hub's login instead of names typed
 and teacher tokens (``python -m gridwidgets classroom --rooms --hub``, see
-``docs/jupyterhub-hub.md``).
+``docs/jupyterhub.md#the-rooms-on-jupyterhub``).
 
 The hub tells a service where it is and who it is through its environment
 (:func:`HubSettings.from_env`): the hub starts a *managed* service with these
@@ -131,7 +131,7 @@ class HubSettings:
         if missing:
             raise ValueError("--hub needs the environment JupyterHub gives a service; missing: " + ", ".join(missing)
                              + " (a managed service gets them from the hub; for an external one, see "
-                             "docs/jupyterhub-hub.md)")
+                             "docs/jupyterhub.md#the-rooms-on-jupyterhub)")
         prefix = env["JUPYTERHUB_SERVICE_PREFIX"]
         if not prefix.startswith("/"):
             raise ValueError(f"JUPYTERHUB_SERVICE_PREFIX must be a path starting with /, got {prefix[:40]!r}")

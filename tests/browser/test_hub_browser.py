@@ -5,7 +5,7 @@ group, and the rooms as its managed service (``python -m gridwidgets
 classroom --rooms --hub``); Chromium logged in as the teacher and three
 students. The same hub has a second, *external* service (``url`` and
 ``api_token``, no ``command``): rooms the test starts itself, with exactly the
-environment docs/jupyterhub-hub.md tells a teacher to set and
+environment docs/jupyterhub.md#the-rooms-on-jupyterhub tells a teacher to set and
 ``--students-group students``, and stops and starts again by PID on the same
 database (a restart mid-class); the managed one is killed by PID too, and the
 hub starts it again. A hub admin outside the teachers' group and a
@@ -50,13 +50,13 @@ SERVICE = "rooms"
 PREFIX = f"/services/{SERVICE}/"
 EXT = "rooms-ext"  # the external service: started by the test, as a teacher would
 EXT_PREFIX = f"/services/{EXT}/"
-DOCS = REPO_ROOT / "docs" / "jupyterhub-hub.md"
+DOCS = REPO_ROOT / "docs" / "jupyterhub.md"
 BOARD = '[data-game="gridlock"]'
 SCREENSHOTS = REPO_ROOT / "docs" / "images"
 
 
 def documented_environment() -> list[tuple[str, str]]:
-    """The ``export NAME=value`` lines docs/jupyterhub-hub.md gives for an external service, in order."""
+    """The ``export NAME=value`` lines docs/jupyterhub.md gives for an external service, in order."""
     section = DOCS.read_text(encoding="utf-8").split("## An external service", 1)[1].split("\n## ", 1)[0]
     block = section.split("```bash", 1)[1].split("```", 1)[0]
     found = []
