@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from test_rooms_private import play_out
 
 import gridwidgets as gw
 from gridwidgets.cli import main
@@ -44,15 +45,6 @@ class Report:
     solved: tuple[int, ...]
     first_try: tuple[int, ...]
     problem: str | None = None
-
-
-def play_out(room, rg):
-    """Play ``rg`` to its end: each student's seat its first legal move, the agent its own."""
-    while not rg.game.is_over:
-        if room.step_agents():
-            continue
-        p = rg.game.players_to_move[0]
-        room.play(rg.players[p], str(rg.game.legal_moves()[0]))
 
 
 def a_class(db):
