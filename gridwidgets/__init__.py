@@ -30,7 +30,7 @@ from .core import (
 from .core.registry import make, register
 from .games import *  # noqa: F403  (the package's own games: gw.<Name>)
 
-__version__ = "0.21.0"
+__version__ = "0.22.0"
 
 __all__ = [  # noqa: F405  (the widgets load lazily, by __getattr__)
     "Boards",

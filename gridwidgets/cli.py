@@ -4,7 +4,9 @@
 terminal (``python -m gridwidgets play --help`` lists them); a game from
 another package appears once it registers through the ``gridwidgets.games``
 entry point. ``python -m gridwidgets classroom`` serves the classroom app
-(Voila, see ``docs/classroom.md``).
+(Voila, see ``docs/classroom.md``). ``python -m gridwidgets gradebook --db
+CLASS.sqlite`` writes one gradebook row per student of a class (CSV, for
+Moodle or Canvas too: :mod:`gridwidgets.rooms.gradebook`).
 
 The play loop, and each game's own words through its ``terminal_dialogue``
 hook, are in :mod:`gridwidgets.terminal`.
@@ -71,10 +73,50 @@ def main(argv: Sequence[str] | None = None) -> int:
                        "working")
     rooms.add_argument("--reopen", action="store_true", help="serve a class that was ended (its rooms open again, "
                        "with a new teacher token)")
+    rooms.add_argument("--hub", action="store_true",
+                       help="serve the rooms as a JupyterHub service, behind the hub's login (address, port and "
+                       "tokens from the environment the hub gives a service; pip install 'gridwidgets[hub]'). "
+                       "See docs/jupyterhub.md#the-rooms-on-jupyterhub")
+    rooms.add_argument("--teacher-group", default="teachers", metavar="GROUP",
+                       help="with --hub: the hub group whose members are teachers (hub admins are too; default "
+                       "teachers)")
+    rooms.add_argument("--students-group", default=None, metavar="GROUP",
+                       help="with --hub: only this hub group's members may join (default: any hub user)")
+    rooms.add_argument("--roster", default=None, metavar="FILE",
+                       help="load the class list from FILE (a CSV: Moodle's user or participants export, Canvas's "
+                       "gradebook export, or name,id): students then pick their name when joining, and their seat "
+                       "takes the id from the list; it replaces the list the database had")
     rooms.add_argument("--backup", default=None, metavar="FILE",
                        help="write one consistent copy of the rooms' database (--db) to FILE and stop (SQLite's "
                        "online backup: safe while the server runs)")
+    book = sub.add_parser(
+        "gradebook", help="one gradebook row per student of a class (CSV; plain, Moodle or Canvas)",
+        description="Write one row per student of a class, over every room of its database: games played and "
+        "points (the agent's in a student's seat apart), polls answered, exercises solved (at the first try and "
+        "in all), and nbgrader assignments' points. The database is read from a copy, never changed. See "
+        "docs/jupyterhub.md#the-gradebook-one-row-per-student.")
+    book.add_argument("--db", required=True, metavar="CLASS.sqlite", help="the rooms' SQLite file of the class")
+    book.add_argument("--nbgrader-db", default=None, metavar="FILE",
+                      help="nbgrader's gradebook (gradebook.db in the course folder, or a database URL); "
+                      "pip install 'gridwidgets[nbgrader]'")
+    book.add_argument("--assignment", action="append", default=None, metavar="NAME",
+                      help="an nbgrader assignment to add as a column (again for more; default: every assignment "
+                      "of --nbgrader-db)")
+    book.add_argument("--answers", nargs=2, action="append", default=None, metavar=("SET.json", "PATTERN"),
+                      help="students' answers files of an exercise set, re-judged: the set's file and the files' "
+                      "path with {student} where the student id is, e.g. course/source/week3/week3.json "
+                      "'course/submitted/{student}/week3/week3.answers.jsonl' (again for more sets)")
+    book.add_argument("--format", default="plain", choices=("plain", "moodle", "canvas"),
+                      help="plain: every column, units in the header; moodle: Moodle's Import grades (CSV file); "
+                      "canvas: Canvas's Import grades (default plain)")
+    book.add_argument("--id-kind", default="login", choices=("login", "sis"),
+                      help="what the student ids are, for the LMS files: login (hub user names: Moodle's username, "
+                      "Canvas's SIS Login ID) or sis (class-list ids: Moodle's ID number, Canvas's SIS User ID); "
+                      "default login")
+    book.add_argument("-o", "--output", default=None, metavar="FILE", help="write to FILE (default: print it)")
     args = parser.parse_args(argv)
+    if args.command == "gradebook":
+        return _gradebook(args, book)
     if args.command == "classroom" and args.backup:
         from .rooms.server import DEFAULT_DB
         from .rooms.store import StoreError, backup
@@ -86,14 +128,24 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         print(f"The class in {args.db or DEFAULT_DB} is backed up to {written}: one file, everything in it.")
         return 0
+    if args.command == "classroom" and args.hub and not args.rooms:
+        print("gridwidgets classroom: --hub serves the rooms: add --rooms", file=sys.stderr)
+        return 2
     if args.command == "classroom" and args.rooms:
         from .rooms.server import DEFAULT_DB, serve_rooms
 
         try:
+            hub = None
+            if args.hub:
+                from .rooms.hub import HubSettings, need_jupyterhub
+
+                need_jupyterhub()
+                hub = HubSettings.from_env(teacher_group=args.teacher_group, students_group=args.students_group)
             return serve_rooms(args.db or DEFAULT_DB, host=args.ip, port=args.port or 8765, game=args.game,
                                board=args.board, pairing=args.pairing, agent=args.agent,
                                open_browser=not args.no_browser, theme=args.theme, lan=args.lan,
-                               new_teacher_token=args.new_teacher_token, reopen=args.reopen)
+                               new_teacher_token=args.new_teacher_token, reopen=args.reopen, hub=hub,
+                               roster=args.roster)
         except (ImportError, ValueError, OSError) as exc:
             print(f"gridwidgets classroom: {exc}", file=sys.stderr)
             return 2
@@ -113,3 +165,37 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     return 0
 
+
+def _gradebook(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """``python -m gridwidgets gradebook``: the class's database and nbgrader's, read, never changed."""
+    from .rooms import gradebook
+    from .rooms.store import StoreError
+
+    if args.assignment and not args.nbgrader_db:
+        parser.error("--assignment needs --nbgrader-db (nbgrader's gradebook.db)")
+    try:
+        rooms = gradebook.read_class(args.db)
+        scores = gradebook.nbgrader_scores(args.nbgrader_db, args.assignment) if args.nbgrader_db else []
+        answers: dict[str, list[object]] = {}
+        for set_file, pattern in args.answers or ():
+            from .exercises import ExerciseSet
+
+            for sid, report in gradebook.answers_reports(ExerciseSet.load(set_file), pattern).items():
+                answers.setdefault(sid, []).append(report)
+        made = gradebook.class_gradebook(rooms, assignments=scores, answers=answers)
+        text = gradebook.gradebook_csv(made, args.format, id_kind=args.id_kind)
+        if args.output:
+            with open(args.output, "w", encoding="utf-8", newline="") as out:
+                out.write(text)
+        else:
+            sys.stdout.write(text)
+    except (StoreError, ImportError, ValueError, OSError) as exc:
+        print(f"gridwidgets gradebook: {exc}", file=sys.stderr)
+        return 2
+    if args.output:
+        rows = made.students if args.format == "plain" else made.importable()
+        left = len(made.students) - len(rows)
+        print(f"{args.output}: {len(rows)} students ({args.format})"
+              + (f"; {left} left out (no student id, or an id that begins like a formula: see the plain file)"
+                 if left else ""), file=sys.stderr)
+    return 0

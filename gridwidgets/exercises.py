@@ -40,7 +40,10 @@ counting only the solver's own moves, as chess problems count "mate in n".
 
 from __future__ import annotations
 
+import datetime
+import hashlib
 import json
+import os
 import random
 import threading
 import time
@@ -48,7 +51,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from .core import registry
 from .core.errors import shorten
@@ -57,7 +60,8 @@ from .core.game import Game
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-__all__ = ["Exercise", "ExerciseSet", "ExerciseWidget", "Judge", "generate", "kinds"]
+__all__ = ["AnswersReport", "Exercise", "ExerciseSet", "ExerciseWidget", "Judge", "generate", "grade_answers",
+           "judge_answers", "kinds"]
 
 #: the save file's format name and version
 FORMAT = "gridwidgets-exercises"
@@ -79,6 +83,18 @@ DECISION_SECONDS = 0.6
 EXERCISE_HIDDEN = ("undo", "redo", "goto", "toggle-edit", "export", "hints", "agents")
 #: the kinds every solvable game offers
 GENERIC_KINDS = ("win-in", "only-move")
+#: an answers file's format name and version (``ExerciseWidget(answers=...)``, :func:`judge_answers`)
+ANSWERS_FORMAT = "gridwidgets-answers"
+ANSWERS_VERSION = 1
+#: the largest answers file read, in bytes; its most lines; its longest line, in characters
+MAX_ANSWERS_FILE = 5_000_000
+MAX_ANSWER_LINES = 20_000
+MAX_ANSWER_LINE = 20_000
+#: the most moves one recorded line holds
+MAX_LINE_MOVES = 1_000
+#: the seconds :func:`judge_answers` spends re-judging at most (then it stops, saying so): under
+#: nbgrader's 30 s a cell (``Execute.timeout``), so a graded cell ends with its points
+JUDGE_SECONDS = 20.0
 
 
 # ----------------------------------------------------------------------
@@ -221,6 +237,15 @@ class ExerciseSet(Sequence[Exercise]):
     def __repr__(self) -> str:
         kinds = sorted({e.kind for e in self.exercises})
         return f"ExerciseSet({self.title[:80]!r}: {len(self)} exercises, {', '.join(kinds) or 'none'})"
+
+    @property
+    def fingerprint(self) -> str:
+        """A hash of the exercises (game, position, kind, player, depth and goal
+        of each, in order; not the title nor the prompts): an answers file names
+        the set it answers by it (64 hex digits, SHA-256)."""
+        data = [[e.game, e.position, e.kind, e.player, e.depth, e.goal] for e in self.exercises]
+        text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+        return hashlib.sha256(text.encode()).hexdigest()
 
     def to_json(self) -> str:
         """The set as a versioned JSON text."""
@@ -668,6 +693,18 @@ class Judge:
         search within ``DECISION_NODES`` and ``DECISION_SECONDS`` sees."""
         return _best_defence(game, 1 - self.me if len(game.players) == 2 else self.me)
 
+    def could_reply(self, game: Game, move: str) -> bool:
+        """True if the other side could have answered with ``move`` (notation)
+        in ``game`` (what :func:`judge_answers` checks in a recorded line): it
+        is legal and puts off the solver's win as long as :meth:`reply`'s
+        choice does (ties allowed), as far as the same search sees."""
+        moves = game.legal_moves()
+        names = [str(m) for m in moves]
+        if move not in names:
+            return False
+        scores = [10_000 if d is None else d for d in _win_distances(game, self.me, moves)]
+        return scores[names.index(move)] == max(scores)
+
 
 def _win_distances(game: Game, p: int, moves: Sequence[Any], seconds: float = DECISION_SECONDS) -> list[int | None]:
     """For each move, the fewest own moves ``p`` then needs to force a win (up
@@ -738,6 +775,10 @@ class _Side:
 @dataclass
 class _Attempt:
     exercise: int
+    #: the game's history length at the exercise's start (the line recorded starts there)
+    start_len: int = 0
+    #: the attempt's number in the answers file, given at its first answer
+    number: int | None = None
     started: float = field(default_factory=time.monotonic)
     own_moves: int = 0
     wrong: bool = False
@@ -768,6 +809,13 @@ class ExerciseWidget(_exercise_widget_base()):  # type: ignore[misc]
         index: the exercise shown first.
         on_answer: called with each answer's record (a dict as in
             :attr:`results`): the classroom's rooms record answers this way.
+        answers: a file (``"week3.answers.jsonl"``, beside the notebook)
+            every answer is appended to as it is given (one JSON line,
+            flushed and synced to disk), for :func:`grade_answers` to grade
+            under nbgrader. Making the widget writes nothing: the file's
+            first line is written with the first answer (``docs/jupyterhub.md``
+            describes the lines). A file of another set raises ``ValueError``
+            here, nothing written.
         shown_controls: controls hidden by default that this board shows
             (e.g. ``["hints"]`` to let a student ask for hints).
         **options: the board's options (``delay``, ``fit``, ...);
@@ -785,13 +833,15 @@ class ExerciseWidget(_exercise_widget_base()):  # type: ignore[misc]
 
     def __init__(self, exercises: ExerciseSet | Exercise, index: int = 0,
                  on_answer: Callable[[dict[str, Any]], None] | None = None,
-                 shown_controls: Sequence[str] = (), **options: Any) -> None:
+                 shown_controls: Sequence[str] = (), *, answers: str | os.PathLike[str] | None = None,
+                 **options: Any) -> None:
         if isinstance(exercises, Exercise):
             exercises = ExerciseSet([exercises])
         if not isinstance(exercises, ExerciseSet) or not len(exercises):
             raise TypeError("ExerciseWidget takes an ExerciseSet with at least one exercise")
         if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(exercises):
             raise ValueError(f"exercise index must be 0..{len(exercises) - 1}, got {shorten(index)}")
+        self._answers = None if answers is None else _AnswersFile.open(answers, exercises)
         self._set = exercises
         self._index = index
         self._on_answer = on_answer
@@ -807,10 +857,15 @@ class ExerciseWidget(_exercise_widget_base()):  # type: ignore[misc]
         options["hidden_controls"] = [c for c in dict.fromkeys([*EXERCISE_HIDDEN, *extra]) if c not in shown_controls]
         others = {p: _Side(self._judge.reply, "the exercise") for p in range(len(game.players)) if p != ex.player}
         super().__init__(game, agents=others, seats=(ex.player,), **options)
-        self._attempt = _Attempt(index)
+        self._attempt = _Attempt(index, len(game.history))
         self._feedback = (ex.prompt, "info")
         self._message = self._feedback
         self._sync()
+
+    @property
+    def answers_path(self) -> Path | None:
+        """The answers file (an absolute path), or ``None``."""
+        return None if self._answers is None else self._answers.path
 
     # -- what the teacher reads ------------------------------------------
     def to_svg(self) -> str:
@@ -876,9 +931,10 @@ class ExerciseWidget(_exercise_widget_base()):  # type: ignore[misc]
             self._agents = {p: _Side(self._judge.reply, "the exercise")
                             for p in range(len(self._game.players)) if p != ex.player}
             self._people = (ex.player,)
-            self._attempt = _Attempt(index)
+            start = ex.start()
+            self._attempt = _Attempt(index, len(start.history))
             self._feedback = (ex.prompt, "info")
-            self._game.replace_with(ex.start())
+            self._game.replace_with(start)
             self.playing = True
 
     def next(self) -> bool:
@@ -955,6 +1011,18 @@ class ExerciseWidget(_exercise_widget_base()):  # type: ignore[misc]
             record = {"exercise": self._index, "move": move, "right": ok, "step": attempt.own_moves,
                       "seconds": round(time.monotonic() - attempt.started, 3), "solved": done}
             self.results.append(record)
+            if self._answers is not None:
+                if attempt.number is None:
+                    attempt.number = self._answers.new_attempt(self._index)
+                line = [str(m) for m in g.history[attempt.start_len:]]
+                try:
+                    self._answers.append(self._index, attempt.number, attempt.own_moves, line, move, ok, done)
+                except OSError as exc:
+                    saved = f" Not saved to {self._answers.path.name}: {shorten(str(exc), 80)}"
+                else:
+                    saved = ""
+            else:
+                saved = ""
             if self._on_answer is not None:
                 try:
                     self._on_answer(dict(record))
@@ -981,6 +1049,8 @@ class ExerciseWidget(_exercise_widget_base()):  # type: ignore[misc]
                 else:
                     self._agents[me] = _Side(self._judge.defend, "the best defence")
                 self._people = ()
+            if saved:
+                self._feedback = (self._feedback[0] + saved, "error")
             self._message = self._feedback
             self.playing = True
             self._sync()
@@ -1011,3 +1081,351 @@ def _panel_class() -> type:
             return with_picture(super()._repr_mimebundle_(**kwargs), self.to_svg(), repr(self))
 
     return ExercisePanel
+
+
+# ----------------------------------------------------------------------
+# Answers files: recorded on the board, graded by gridwidgets (nbgrader)
+# ----------------------------------------------------------------------
+class _AnswersFile:
+    """The file :class:`ExerciseWidget` boards append their answers to (JSON lines).
+
+    One object per file and process (:meth:`open`), so boards of one kernel
+    on one file share its lock and its attempt numbers. Opening reads the
+    file if it exists (its header must name this set; the attempts already
+    recorded are counted, so new ones follow them) and writes nothing;
+    :meth:`append` writes one line per answer, the header first when the
+    file is new or empty, each flushed and synced to disk.
+    """
+
+    _open: ClassVar[dict[Path, _AnswersFile]] = {}
+    _open_lock = threading.Lock()
+
+    def __init__(self, path: Path, fingerprint: str, count: int) -> None:
+        self.path = path
+        self.fingerprint = fingerprint
+        self.count = count
+        self.attempts: dict[int, int] = {}
+        self.lock = threading.Lock()
+
+    @classmethod
+    def open(cls, path: str | os.PathLike[str], exercises: ExerciseSet) -> _AnswersFile:
+        """The file's object for ``exercises``.
+
+        Raises:
+            TypeError: ``path`` is no file name.
+            ValueError: the file is of another set, or no answers file, or
+                another board of this process records another set in it.
+        """
+        if not isinstance(path, (str, os.PathLike)) or not str(path):
+            raise TypeError(f"answers is a file name, e.g. 'week3.answers.jsonl', not {shorten(path)}")
+        p = Path(path).expanduser().absolute()
+        fingerprint = exercises.fingerprint
+        records: list[dict[str, Any]] = []
+        if p.exists():
+            found, problem = _read_answers(p, fingerprint)
+            if problem is not None and found is None and not problem.startswith("no answers"):
+                raise ValueError(f"{problem} Use another file name, or move that file away.")
+            records = found or []
+        with cls._open_lock:
+            out = cls._open.get(p)
+            if out is not None and out.fingerprint != fingerprint:
+                raise ValueError(f"another board records the answers of another exercise set in {p.name!r}: "
+                                 f"use another file name")
+            if out is None:
+                out = cls._open[p] = cls(p, fingerprint, len(exercises))
+        with out.lock:
+            for r in records:
+                out.attempts[r["exercise"]] = max(out.attempts.get(r["exercise"], 0), r["attempt"])
+        return out
+
+    def new_attempt(self, exercise: int) -> int:
+        """The number of a new attempt at ``exercise`` (1, 2, ... over every session)."""
+        with self.lock:
+            self.attempts[exercise] = self.attempts.get(exercise, 0) + 1
+            return self.attempts[exercise]
+
+    def append(self, exercise: int, attempt: int, step: int, line: list[str], move: str, right: bool,
+               solved: bool) -> None:
+        """Append one answer (and the header first, if the file is new or empty).
+
+        Raises:
+            OSError: the file cannot be written.
+        """
+        record = {"exercise": exercise, "attempt": attempt, "step": step, "line": line, "move": move,
+                  "time": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="milliseconds"),
+                  "right": right, "solved": solved}
+        text = json.dumps(record, separators=(",", ":")) + "\n"
+        with self.lock:
+            with open(self.path, "a", encoding="utf-8") as f:
+                if f.tell() == 0:
+                    header = {"format": ANSWERS_FORMAT, "version": ANSWERS_VERSION, "set": self.fingerprint,
+                              "exercises": self.count}
+                    text = json.dumps(header, separators=(",", ":")) + "\n" + text
+                elif not _ends_with_newline(self.path):
+                    # a line cut short (a crash while writing): ended, and marked as cut for the reader
+                    text = "\n" + json.dumps(_CUT, separators=(",", ":")) + "\n" + text
+                f.write(text)
+                f.flush()
+                os.fsync(f.fileno())
+
+
+#: the line written after a line cut short by a crash: the reader leaves both out
+_CUT = {"cut": "the line above was cut short while written, and is left out"}
+
+
+def _ends_with_newline(path: Path) -> bool:
+    with open(path, "rb") as f:
+        f.seek(-1, os.SEEK_END)
+        return f.read(1) == b"\n"
+
+
+def _read_answers(path: str | os.PathLike[str], fingerprint: str) -> tuple[list[dict[str, Any]] | None, str | None]:
+    """The answer records of an answers file, checked in shape, and what is
+    wrong with the file (``None``: nothing). Records are ``None`` when the file
+    cannot be used at all. A last line cut short (no newline at its end, not
+    JSON) is left out: a write cut by a crash; any other bad line damages the file."""
+    p = Path(path)
+    name = p.name[:80]
+    try:
+        with open(p, "rb") as f:
+            raw = f.read(MAX_ANSWERS_FILE + 1)
+    except FileNotFoundError:
+        return None, (f"no answers file {name!r}: no answer was recorded "
+                      f"(given on the board and submitted with the notebook).")
+    except OSError as exc:
+        return None, f"the answers file {name!r} cannot be read: {shorten(str(exc), 80)}"
+    if len(raw) > MAX_ANSWERS_FILE:
+        return None, f"the answers file {name!r} is too large (over {MAX_ANSWERS_FILE:,} bytes)."
+    if not raw.strip():
+        return None, f"no answers in {name!r}: the file is empty."
+    lines = raw.split(b"\n")
+    cut = lines[-1] != b""  # the last line has no newline
+    if not cut:
+        lines.pop()
+    if len(lines) > MAX_ANSWER_LINES + 1:
+        return None, f"the answers file {name!r} has too many lines (over {MAX_ANSWER_LINES:,})."
+    out: list[dict[str, Any]] = []
+    cut_note = json.dumps(_CUT, separators=(",", ":")).encode()
+    for i, line in enumerate(lines):
+        last = i == len(lines) - 1
+        if i > 0 and (line == cut_note or (i + 1 < len(lines) and lines[i + 1] == cut_note)):
+            continue  # a line cut short by a crash, and the note that says so
+        if len(line) > MAX_ANSWER_LINE:
+            if last and cut and i > 0:
+                break
+            return None, f"the answers file {name!r} is damaged: line {i + 1} is too long."
+        try:
+            data = json.loads(line.decode("utf-8"))
+        except (ValueError, RecursionError):
+            if last and cut and i > 0:
+                break  # a write cut short
+            return None, f"the answers file {name!r} is damaged: line {i + 1} is not JSON."
+        if i == 0:
+            if not isinstance(data, dict) or data.get("format") != ANSWERS_FORMAT:
+                return None, f"{name!r} is not an answers file (its first line is no \"{ANSWERS_FORMAT}\" header)."
+            if data.get("version") != ANSWERS_VERSION:
+                return None, f"the answers file {name!r} has version {shorten(data.get('version'))}, " \
+                             f"not {ANSWERS_VERSION}."
+            if data.get("set") != fingerprint:
+                return None, f"the answers file {name!r} answers another exercise set (not this notebook's)."
+            continue
+        why = _record_problem(data)
+        if why:
+            return None, f"the answers file {name!r} is damaged: line {i + 1} {why}."
+        out.append(data)
+    return out, None
+
+
+def _record_problem(data: Any) -> str:
+    """Why ``data`` is no answer record, or ``""``."""
+    if not isinstance(data, dict):
+        return "is not an object"
+    for key in ("exercise", "attempt", "step"):
+        v = data.get(key)
+        if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= 10**9:
+            return f"has no valid {key!r}"
+    line = data.get("line")
+    if not isinstance(line, list) or not line or len(line) > MAX_LINE_MOVES:
+        return "has no valid 'line' of moves"
+    if not all(isinstance(m, str) and 0 < len(m) <= 40 for m in line):
+        return "has a move that is not notation"
+    return ""
+
+
+@dataclass(frozen=True)
+class AnswersReport:
+    """What an answers file earns, re-judged (:func:`judge_answers`).
+
+    Attributes:
+        exercises: how many exercises the set has.
+        solved: the indices of the exercises some attempt solved (sorted).
+        first_try: the indices of those the first attempt solved (sorted).
+        attempts: per exercise, the attempts recorded (0: unanswered).
+        problem: why the file gives nothing (missing, damaged, too large,
+            of another set), or why judging stopped early; ``None`` when
+            all is well.
+    """
+
+    exercises: int
+    solved: tuple[int, ...]
+    first_try: tuple[int, ...]
+    attempts: tuple[int, ...] = ()
+    problem: str | None = None
+
+    def table(self) -> str:
+        """One line per exercise, numbered from 1 as the board numbers them:
+        attempts, solved, solved at the first try (plain text, what
+        :func:`grade_answers` prints under its points line)."""
+        rows = [f"{'exercise':>8}  {'attempts':>8}  {'solved':<6}  first try"]
+        for i in range(self.exercises):
+            tries = self.attempts[i] if i < len(self.attempts) else 0
+            rows.append(f"{i + 1:>8}  {tries:>8}  {'yes' if i in self.solved else 'no':<6}  "
+                        f"{'yes' if i in self.first_try else 'no'}")
+        return "\n".join(rows)
+
+    def __str__(self) -> str:
+        """What a student reads: how many solved, the problem if any, then :meth:`table`."""
+        head = (f"{len(self.solved)} of {self.exercises} exercises solved, {len(self.first_try)} at the first try "
+                "(judged again, as the grader judges them).")
+        return "\n".join([head, *([self.problem] if self.problem else []), self.table()])
+
+    def _repr_pretty_(self, p: Any, cycle: bool) -> None:
+        """IPython shows :meth:`__str__` (a notebook's last line ``judge_answers(...)``)."""
+        p.text(str(self))
+
+
+def _judge_line(exercise: Exercise, judge: Judge, line: list[str]) -> bool:
+    """True if ``line`` (moves from the exercise's start) solves it: every move
+    of the solver right when it was played (``judge.right_moves``), every other
+    move legal and one the judge could have played (``judge.could_reply``),
+    the line ending with the solver's move that finishes the exercise
+    (``judge.finished``). A loop over the moves, no recursion."""
+    g = exercise.start()
+    own = 0
+    mine = False
+    for move in line:
+        if g.is_over:
+            return False
+        mine = g.current_player == exercise.player
+        if mine:
+            if move not in judge.right_moves(g, own):
+                return False
+            own += 1
+        elif not judge.could_reply(g, move):
+            return False
+        g.play(g.parse_move(move))
+    return mine and bool(judge.finished(g, own))
+
+
+def judge_answers(path: str | os.PathLike[str], exercises: ExerciseSet | Sequence[Exercise]) -> AnswersReport:
+    """Re-judge an answers file (written by ``ExerciseWidget(answers=path)``)
+    against ``exercises``, the set of the notebook (never taken from the file).
+
+    Every recorded line is replayed from its exercise's start through the
+    rules with the exercise's :class:`Judge`: a solver's move counts only if
+    the judge says it was right there, every other move must be legal and one
+    the judge could have played, and the solver's last move must finish the
+    exercise. The file's ``right`` and ``solved`` flags are never read. An
+    exercise is *solved* when some attempt's longest line does this (and the
+    attempt's other lines lead up to it); *at the first try* when its first
+    recorded attempt does.
+
+    Bounded work: the file is read up to ``MAX_ANSWERS_FILE`` bytes,
+    ``MAX_ANSWER_LINES`` lines of ``MAX_ANSWER_LINE`` characters, and judged
+    for ``JUDGE_SECONDS`` at most (every exercise's first attempt, then every
+    second one, ...); an exercise stops being judged once solved.
+
+    Returns:
+        An :class:`AnswersReport`; a missing, damaged, too large file or one
+        of another set gives nothing solved and says why in ``problem``.
+        It raises nothing for any content of the file.
+
+    Raises:
+        TypeError: ``exercises`` is not a set of exercises.
+    """
+    if isinstance(exercises, Exercise):
+        exercises = ExerciseSet([exercises])
+    if not isinstance(exercises, ExerciseSet):
+        if not isinstance(exercises, Sequence) or not all(isinstance(e, Exercise) for e in exercises):
+            raise TypeError("judge_answers takes the notebook's ExerciseSet")
+        exercises = ExerciseSet(list(exercises))
+    n = len(exercises)
+    records, problem = _read_answers(path, exercises.fingerprint)
+    if records is None:
+        return AnswersReport(n, (), (), (0,) * n, problem)
+    # per exercise, per attempt: its lines, in file order
+    attempts: dict[int, dict[int, list[list[str]]]] = {}
+    for r in records:
+        if r["exercise"] < n:
+            attempts.setdefault(r["exercise"], {}).setdefault(r["attempt"], []).append(r["line"])
+    solved: set[int] = set()
+    first: set[int] = set()
+    deadline = time.monotonic() + JUDGE_SECONDS
+    stopped = None
+    order = {i: sorted(attempts.get(i, {})) for i in range(n)}
+    judges: dict[int, Judge] = {}
+    # the first attempts of every exercise, then the second ones, ...: a time limit cuts the later tries
+    for k in range(max((len(v) for v in order.values()), default=0)):
+        for i in range(n):
+            if i in solved or k >= len(order[i]) or stopped:
+                continue
+            if time.monotonic() > deadline:
+                stopped = (f"judging stopped after {JUDGE_SECONDS:.0f} s (too many attempts): "
+                           f"the attempts after the first {k} of each exercise were not judged.")
+                break
+            lines = attempts[i][order[i][k]]
+            longest = max(lines, key=len)
+            if any(line != longest[:len(line)] for line in lines):
+                continue  # not one attempt's line: earns nothing
+            try:
+                judge = judges.get(i) or judges.setdefault(i, exercises[i].judge())
+                ok = _judge_line(exercises[i], judge, longest)
+            except Exception:  # a rule's error on a forged move earns nothing, never stops grading
+                ok = False
+            if ok:
+                solved.add(i)
+                if k == 0:
+                    first.add(i)
+    counts = tuple(len(attempts.get(i, {})) for i in range(n))
+    return AnswersReport(n, tuple(sorted(solved)), tuple(sorted(first)), counts, stopped)
+
+
+def grade_answers(path: str | os.PathLike[str], exercises: ExerciseSet | Sequence[Exercise], points: float, *,
+                  first_try: bool = False) -> float:
+    """The points an answers file earns, for an nbgrader test cell: prints a
+    short table (one row per exercise, on stdout) and returns the points.
+
+    Each exercise is worth ``points / len(exercises)``; it earns them when
+    solved (:func:`judge_answers`), or, with ``first_try=True``, only when
+    solved at the first try. Make the call the cell's last line, so its value
+    is the cell's result: nbgrader's autograder reads a test cell's single
+    numeric result as its partial credit (``nbgrader.utils.determine_grade``:
+    from 0 to the cell's points), while any output on stderr or error would
+    give the cell 0.
+
+    Returns:
+        The points, a plain float from 0.0 to ``points``. A missing or damaged
+        file prints why and gives 0.0; nothing in the file makes it raise.
+
+    Raises:
+        ValueError: ``points`` is not a positive number (the teacher's cell).
+    """
+    if isinstance(points, bool) or not isinstance(points, (int, float)) or not 0 < points < 1e9:
+        raise ValueError(f"points must be a positive number, got {shorten(points)}")
+    try:
+        report = judge_answers(path, exercises)
+    except TypeError:
+        raise
+    except Exception as exc:  # never stops grading
+        print(f"Board exercises: 0 of {points:g} points: the answers could not be judged ({shorten(str(exc), 100)}).")
+        return 0.0
+    n = report.exercises
+    counted = report.first_try if first_try else report.solved
+    earned = round(min(float(points), points * len(counted) / n), 4) if n else 0.0
+    rule = "solved at the first try" if first_try else "solved"
+    print(f"Board exercises: {len(report.solved)} of {n} solved, {len(report.first_try)} at the first try "
+          f"-> {earned:g} of {points:g} points (each exercise {rule}: {points / max(n, 1):.4g}).")
+    if report.problem:
+        print(report.problem)
+    print(report.table())
+    return float(earned)

@@ -96,6 +96,24 @@ def test_no_page_shows_a_student_id_only_the_teachers_files_do(db):
     assert "s1001" in exports.polls_csv(room) and "s1001" in exports.exercise_csv(room)
 
 
+def test_no_page_shows_an_id_of_the_class_list_only_the_teachers_files_do(db):
+    """The class list's ids (issue 42): a seat joined from the list carries its id to the teacher's files;
+    no page's data holds one, and neither does the join form's list nor the teacher's class list (names only:
+    :meth:`Room.roster_seated` gives the pages names through entries, whose ids the pages never read)."""
+    rooms = Rooms(Store(db))
+    listed = {"Ann Lee": "LMS-77001", "Bob Ray": "LMS-77002", "Cy Durand": "LMS-77003", "Dee Ong": "LMS-77004"}
+    rooms.import_roster("name,id\n" + "".join(f"{n},{i}\n" for n, i in listed.items()))
+    room = rooms.create("gridlock")
+    seats = {n: room.join(n) for n in ("Ann Lee", "Bob Ray", "Cy Durand")}
+    play_out(room, room.game_of(seats["Ann Lee"].token)[0])
+    texts = page_texts(room)
+    seated, waiting = room.roster_seated()
+    texts += [", ".join(e.name for e in seated), ", ".join(e.name for e in waiting)]
+    assert [(sid, i) for i, text in enumerate(texts) for sid in listed.values() if sid in text] == []
+    grades = list(csv.DictReader(io.StringIO(exports.standings_csv(room))))
+    assert {r["name"]: r["student id"] for r in grades} == {n: listed[n] for n in seats}
+
+
 # -- the projector names seats ---------------------------------------------------------------------------------------
 def test_the_projector_names_seats_by_number_unless_the_teacher_chooses_names(db):
     _, room, seats = a_class(db)
@@ -141,7 +159,7 @@ def test_a_class_of_schema_5_gets_the_anonymous_projector_and_hidden_polls(db):
     again = Rooms(Store(db)).room(room.code)
     assert again.projector_names == "seat" and again.poll is not None and not again.poll.live_answers
     with sqlite3.connect(db) as new:
-        assert new.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 6
+        assert new.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION >= 6
 
 
 # -- a poll's answers stay hidden until it is closed ------------------------------------------------------------------

@@ -49,7 +49,7 @@ from .model import PAIRINGS, ROUND_PAIRINGS, Changes, Room, RoomError, RoomGame,
 from .names import clean_name, look_alike
 from .pageutil import log_page_error as _log
 from .pageutil import safe_action as _safe
-from .server import current_rooms, page_info, students_address
+from .server import current_rooms, hub_mode, page_info, root_path, students_address
 
 #: the pairings as the teacher's menu says them
 PAIRING_LABELS = {"arrival": "Pairs in arrival order", "round-robin": "Round robin (the teacher starts each round)",
@@ -99,6 +99,11 @@ _CSS = """
 .gw-rooms .v-btn.gw-join:focus-visible { outline: 3px solid #1d4ed8; outline-offset: 2px; }
 .theme--dark .gw-rooms .v-btn.gw-join:focus-visible { outline-color: #93c5fd; }
 .gw-choice .v-btn, .gw-seats-toggle.v-btn, .gw-open-toggle.v-btn { text-transform: none; letter-spacing: normal; }
+.gw-roster-names { display: flex; flex-wrap: wrap; gap: 8px; margin: 4px 0 12px; }
+.gw-rooms .v-btn.gw-roster-name, .gw-rooms .v-btn.gw-not-listed, .gw-roster .v-btn { text-transform: none;
+  letter-spacing: normal; }
+.gw-rooms .v-btn.gw-roster-name:focus-visible { outline: 3px solid #1d4ed8; outline-offset: 2px; }
+.theme--dark .gw-rooms .v-btn.gw-roster-name:focus-visible { outline-color: #93c5fd; }
 .gw-seats-toggle.v-btn, .gw-open-toggle.v-btn { align-self: flex-start; }
 /* a teacher's button pressed, until the server's answer redraws the page (_WATCH_ESM) */
 .gw-rooms .v-btn.gw-pressed { outline: 3px solid #1d4ed8 !important; outline-offset: 2px; opacity: .6;
@@ -238,6 +243,16 @@ function render({ el }) {
     if (join && !join.disabled) { ev.preventDefault(); join.click(); }
   };
   document.addEventListener("keydown", onKey);
+  // Solara's router resolves an address starting with / against the site's root, not against the pages' root
+  // path (a hub service's prefix): "/?room=X" would leave the service (a reload, or the check after a restart,
+  // would then ask the hub for /?room=X). The prefix is put back as the address changes
+  const keepRoot = () => {
+    const root = window.solara && window.solara.rootPath;
+    const path = location.pathname;
+    if (root && path !== root && !path.startsWith(root + "/"))
+      history.replaceState(history.state, "", root + path + location.search + location.hash);
+  };
+  window.addEventListener("solara.router", keepRoot);
   // a button pressed shows it at once (before the server answers): dimmed, outlined, a spinner, aria-busy;
   // cleared when the server's answer changes the page (or after 5 s without one). While it is pressed, a
   // second click on it (a double click) is not sent: the server hears one action
@@ -328,6 +343,7 @@ function render({ el }) {
   return () => {
     clearInterval(timer); clearInterval(giveUp); seen.disconnect(); bar.remove();
     document.removeEventListener("keydown", onKey);
+    window.removeEventListener("solara.router", keepRoot);
     document.removeEventListener("click", onClick, true);
   };
 }
@@ -340,7 +356,9 @@ class ConnectionWatch(anywidget.AnyWidget):
     a banner says so (and that the seat and game are kept); once the server
     answers again and the connection has not come back by itself, the page
     reloads and draws everything as it stands. It also lets a phone zoom the
-    page (Solara's template forbids it)."""
+    page (Solara's template forbids it), and keeps the address under the
+    pages' root path (a hub service's prefix) when the page's router changes
+    it (Solara's resolves ``/?room=X`` against the site's root)."""
 
     _esm = _WATCH_ESM
     kind = traitlets.Unicode("watch").tag(sync=True)
@@ -355,7 +373,7 @@ function render({ model, el }) {
   const keep = async () => {
     const body = new URLSearchParams({ room: model.get("room"), seat: model.get("seat") });
     try {
-      const r = await fetch("/seat", { method: "POST", body, credentials: "same-origin", cache: "no-store" });
+      const r = await fetch(model.get("url"), { method: "POST", body, credentials: "same-origin", cache: "no-store" });
       el.dataset.gwSeatKept = r.ok ? "yes" : "no";
     } catch (e) { el.dataset.gwSeatKept = "no"; }
   };
@@ -372,6 +390,7 @@ class SeatKeeper(anywidget.AnyWidget):
     room's address again on this device lands in this seat. Shows nothing."""
 
     _esm = _SEAT_ESM
+    url = traitlets.Unicode("/seat").tag(sync=True)
     room = traitlets.Unicode("").tag(sync=True)
     seat = traitlets.Unicode("").tag(sync=True)
 
@@ -443,6 +462,12 @@ def _this_page() -> Any:
         return None
 
 
+def _hub_user() -> Any:
+    """The hub user of this page (:class:`~gridwidgets.rooms.hub.HubUser`), under a hub; else None."""
+    info = _this_page()
+    return info.hub_user if info is not None else None
+
+
 def _teacher_session() -> str | None:
     info = _this_page()
     return info.teacher_session if info is not None else None
@@ -472,6 +497,11 @@ def StudentPage() -> None:
     query = _query(router)
     rooms = current_rooms()
     code, token = query.get("room", ""), query.get("seat", "")
+    if hub_mode():  # the seat is the hub user's: no name to type, no seat in the address
+        solara.Style(_CSS)
+        with solara.Column(classes=["gw-rooms"]):
+            HubStudent(code)
+        return
     try:
         room = rooms.room(code) if code else None
     except RoomError:
@@ -489,6 +519,113 @@ def StudentPage() -> None:
         else:
             JoinForm(code, note="This page's seat is not known in that room: join again with your name."
                      if asked else "")
+
+
+def _reload_hub_roster(rooms: Rooms) -> str:
+    """The class list read again from the hub (:func:`~gridwidgets.rooms.hub.load_hub_roster`);
+    returns what was loaded, or why not (the list unchanged)."""
+    from .hub import load_hub_roster
+    from .server import hub_settings
+
+    settings = hub_settings()
+    if settings is None:
+        return "This server does not run under a hub."
+    try:
+        return "Loaded: " + load_hub_roster(rooms, settings) + "."
+    except (PermissionError, LookupError, OSError, ValueError) as exc:
+        return f"The hub's users could not be read: {str(exc)[:160]}"
+
+
+@solara.component
+def HubStudent(code: str) -> None:
+    """A student's page under a hub: the room (the one in the address, the
+    one the user has a seat in, the only open one, or the one picked by its
+    code or from the list), and in it the hub user's seat,
+    found (:meth:`Room.seat_of_student`) or made (:meth:`Room.join`, with the
+    hub user name as display name and student id) as the page opens: the
+    same user on any device lands in the same seat."""
+    router = solara.use_router()
+    rooms = current_rooms()
+    user = _hub_user()
+    use_changes(rooms.changes, lambda: tuple(r.code for r in rooms.rooms() if not r.closed))
+    typed, set_typed = solara.use_state(code)
+    error, set_error = solara.use_state("")
+    open_rooms = [r for r in rooms.rooms() if not r.closed]
+    seated = [r for r in open_rooms if user is not None and r.seat_of_student(user.name) is not None]
+    try:  # no code: the room the user has a seat in, or the only open room; else the user picks
+        room = (rooms.room(code) if code else seated[0] if len(seated) == 1
+                else open_rooms[0] if len(open_rooms) == 1 and not seated else None)
+    except RoomError:
+        room = None
+
+    def seat_me() -> tuple[str, str]:
+        if room is None or user is None:
+            return "", ""
+        with room.lock:  # one seat, even when two devices of the user open at once
+            seat = room.seat_of_student(user.name)
+            if seat is not None:
+                return seat.token, ""
+            if any(s.student_id == user.name for s in room.former.values()):
+                return "", "The teacher took your seat out of this room. Ask the teacher if you should be in it."
+            if room.closed:
+                return "", "This room is closed: the class has ended."
+            listed = rooms.class_list
+            if listed.source == "hub" and listed.by_id(user.name) is None:
+                _reload_hub_roster(rooms)  # a user the hub has had since the list was read
+            try:
+                return room.join(user.name, student_id=user.name).token, ""
+            except (RoomError, ValueError) as exc:
+                return "", str(exc)
+
+    tried, set_tried = solara.use_state(0)
+    token, problem = solara.use_memo(seat_me, [room.code if room is not None else "", user, tried])
+
+    def keep_the_room_in_the_address() -> None:
+        # a page opened at the bare address names its room once seated: a reload, or the page coming back
+        # after a restart of the service, opens this room even once the user has seats in several
+        if not code and room is not None and token and token in room.seats:
+            router.push(f"/?room={quote(room.code)}")
+
+    solara.use_effect(keep_the_room_in_the_address, [code, room.code if room is not None else "", token])
+    if user is None:
+        solara.Error("This page has no hub login: reload it.", classes=["gw-join-error"])
+        return
+    if room is not None and token in room.seats:
+        SeatView(room, token)
+        return
+    solara.Title("Join a room")
+    solara.HTML(tag="h1", unsafe_innerHTML="Join your class's room")
+    _p(f"Logged in to the hub as <b class='gw-hub-user gw-names'>{escape(user.name)}</b>.", "gw-room-note")
+    if room is not None:
+        solara.Error(problem or "You could not be seated in this room.", classes=["gw-join-error"])
+        solara.Button("Try again", on_click=lambda: set_tried(tried + 1), outlined=True, classes=["gw-try-again"])
+        return
+    if code:
+        solara.Warning(f"There is no open room {code!r}: check the code your teacher shows.", classes=["gw-stale"])
+    if not open_rooms:
+        solara.Info("No room is open yet: this page shows it as soon as the teacher opens one.",
+                    classes=["gw-waiting"])
+        return
+    _p("Pick your class's room (your teacher shows its code):")
+    with solara.Row(style={"gap": "12px", "flex-wrap": "wrap"}):
+        for r in open_rooms:
+            mine = r.seat_of_student(user.name) is not None
+            solara.Button(f"Room {r.code}" + (" (your seat)" if mine else ""), color="primary", outlined=not mine,
+                          classes=["gw-pick-room"], on_click=lambda r=r: router.push(f"/?room={quote(r.code)}"))
+
+    def go() -> None:
+        try:
+            picked = rooms.room(typed)
+        except RoomError as exc:
+            set_error(str(exc))
+            return
+        router.push(f"/?room={quote(picked.code)}")
+
+    solara.InputText("Room code", value=typed, on_value=set_typed, continuous_update=True, classes=["gw-join-code"])
+    solara.Button("Join", on_click=_safe(go, set_error), color="primary", classes=["gw-join"],
+                  disabled=not typed.strip())
+    if error:
+        solara.Error(error, classes=["gw-join-error"])
 
 
 def _kept_seats(rooms: Rooms) -> list[tuple[Room, str]]:
@@ -515,11 +652,22 @@ def JoinForm(code: str, note: str = "") -> None:
     student_id, set_student_id = solara.use_state("")
     error, set_error = solara.use_state("")
     reclaiming, set_reclaiming = solara.use_state(False)
+    picked, set_picked = solara.use_state("")  # the name picked from the class list
+    typing, set_typing = solara.use_state(False)  # "my name is not on the list" (when the teacher allows it)
     kept = solara.use_memo(lambda: _kept_seats(rooms), [])
 
     if reclaiming:
         ReclaimForm(room_code, set_room_code, lambda: set_reclaiming(False))
         return
+
+    listed = rooms.roster  # a class list: the student picks their name, no id is typed
+    try:
+        shown_room = rooms.room(room_code) if listed and room_code.strip() else None
+    except RoomError:
+        shown_room = None
+    left = shown_room.roster_seated()[1] if shown_room is not None else list(listed)
+    by_list = bool(listed) and not typing
+    chosen = picked if by_list else name
 
     def join() -> None:
         info = _this_page()
@@ -527,9 +675,9 @@ def JoinForm(code: str, note: str = "") -> None:
         try:
             room = rooms.room(room_code)
             mine = [t for r, t in kept if r is room and t in r.seats
-                    and look_alike(clean_name(name), [r.seats[t].name]) is not None]
-            token = mine[0] if mine else room.join(name, address=address, limiter=rooms.join_allowed,
-                                                   student_id=student_id).token  # this device's own seat: back to it
+                    and look_alike(clean_name(chosen), [r.seats[t].name]) is not None]
+            token = mine[0] if mine else room.join(chosen, address=address, limiter=rooms.join_allowed,
+                                                   student_id="" if listed else student_id).token
         except (RoomError, ValueError) as exc:
             set_error(str(exc))
             return
@@ -544,19 +692,53 @@ def JoinForm(code: str, note: str = "") -> None:
                       outlined=True, classes=["gw-back-to-seat"],
                       on_click=lambda room=room, token=token: router.push(
                           f"/?room={quote(room.code)}&seat={quote(token)}"))
-    _p("Type the <b>room code</b> your teacher shows, and the name the class will see.")
+    if by_list:
+        _p("Type the <b>room code</b> your teacher shows, then pick <b>your name</b> from the class list.")
+    else:
+        _p("Type the <b>room code</b> your teacher shows, and the name the class will see.")
     solara.InputText("Room code", value=room_code, on_value=set_room_code, continuous_update=True,
                      classes=["gw-join-code"])
-    solara.InputText("Your name", value=name, on_value=set_name, continuous_update=True, classes=["gw-join-name"])
-    solara.InputText("Student id (optional: only your teacher sees it, for grades)", value=student_id,
-                     on_value=set_student_id, continuous_update=True, classes=["gw-join-id"])
+    if by_list:
+        RosterPick(left, picked, set_picked)
+    else:
+        solara.InputText("Your name", value=name, on_value=set_name, continuous_update=True,
+                         classes=["gw-join-name"])
+        if not listed:
+            solara.InputText("Student id (optional: only your teacher sees it, for grades)", value=student_id,
+                             on_value=set_student_id, continuous_update=True, classes=["gw-join-id"])
     with solara.Row(style={"gap": "12px", "flex-wrap": "wrap", "align-items": "center"}):
         solara.Button("Join", on_click=_safe(join, set_error), color="primary", classes=["gw-join"],
-                      disabled=not (room_code.strip() and name.strip()))
+                      disabled=not (room_code.strip() and chosen.strip()))
         solara.Button("I have a seat code", on_click=lambda: set_reclaiming(True), outlined=True,
                       classes=["gw-have-code"])
+        if listed and rooms.class_list.typed_joins:
+            solara.Button("Pick my name from the list" if typing else "My name is not on the list", text=True,
+                          on_click=lambda: set_typing(not typing), classes=["gw-not-listed"])
     if error:
         solara.Error(error, classes=["gw-join-error"])
+
+
+@solara.component
+def RosterPick(names: list[Any], picked: str, on_pick: Callable[[str], None]) -> None:
+    """The class list's names not seated yet in the room, one button each (the
+    one picked pressed); a filter above a long list. No id is on the page."""
+    typed, set_typed = solara.use_state("")
+    shown = [e.name for e in names]
+    if len(shown) > 12:
+        solara.InputText("Find your name", value=typed, on_value=set_typed, continuous_update=True,
+                         classes=["gw-roster-find"])
+        key = typed.strip().casefold()
+        shown = [n for n in shown if key in n.casefold()] if key else shown
+    _p("Your name (a name already seated is not listed: if you joined before, use your seat code):",
+       "gw-roster-label")
+    if not shown:
+        _p("No name to pick here: ask your teacher.", "gw-roster-none")
+    with solara.Div(classes=["gw-roster-names", "gw-names"], attributes={"role": "group",
+                                                                          "aria-label": "your name"}):
+        for n in shown:
+            solara.Button(n, on_click=lambda n=n: on_pick(n), color="primary" if n == picked else None,
+                          outlined=n != picked, classes=["gw-roster-name"],
+                          attributes={"aria-pressed": "true" if n == picked else "false"})
 
 
 @solara.component
@@ -615,8 +797,10 @@ def _seat_key(room: Room, token: str) -> tuple[Any, ...]:
 def SeatView(room: Room, token: str) -> None:
     key = use_changes(room.changes, lambda: _seat_key(room, token))
     # the device keeps this seat (its cookie): the room's address brings it back here
-    keeper = solara.use_memo(lambda: SeatKeeper(room=room.code, seat=token), [room.code, token])
-    solara.use_effect(lambda: keeper.close, [keeper])
+    hub = hub_mode()  # under a hub the seat is the hub user's (any device): no cookie, no seat code
+    keeper = solara.use_memo(lambda: None if hub else SeatKeeper(url=root_path() + "/seat", room=room.code,
+                                                                    seat=token), [room.code, token])
+    solara.use_effect(lambda: keeper.close if keeper is not None else None, [keeper])
     seat = room.seats.get(token)
     if seat is None:  # removed while the page was open
         _p("The teacher took this seat out of the room.", "gw-removed")
@@ -625,16 +809,20 @@ def SeatView(room: Room, token: str) -> None:
         rg, player = room.game_of(token)
     except RoomError:
         rg, player = None, -1
-    solara.display(keeper)
+    if keeper is not None:
+        solara.display(keeper)
     solara.Title(f"{seat.name}, room {room.code}")
     with solara.Row(style={"align-items": "baseline", "gap": "16px", "flex-wrap": "wrap"}):
         solara.HTML(tag="h1", unsafe_innerHTML=f"Room <span class='gw-room-code'>{room.code}</span>")
         number = room.seat_number(token)
         solara.Text(seat.name + (f" · seat {number}" if number is not None else "")
                     + (f" · round {room.round}" if room.round >= 1 else ""), classes=["gw-seat-name", "gw-names"])
-    if seat.reclaim:
+    if hub:
+        _p(f"Logged in to the hub as <b class='gw-hub-user'>{escape(seat.student_id)}</b>: this seat and its game "
+           "are yours on any device where you log in.", "gw-room-note gw-names")
+    elif seat.reclaim:
         _p(f"Your seat code: <b class='gw-seat-code'>{seat.reclaim_text}</b> · keep it to come back from another "
-           f"device. <a href='/seat/forget?room={quote(room.code)}' class='gw-forget-seat'>Not "
+           f"device. <a href='{root_path()}/seat/forget?room={quote(room.code)}' class='gw-forget-seat'>Not "
            f"{escape(seat.name)}? Join as someone else</a>", "gw-room-note gw-names")
     poll, assignment = room.poll, room.assignment
     if poll is not None and not room.closed:
@@ -723,7 +911,10 @@ def TeacherPage() -> None:
 
 @solara.component
 def NotTeacher(rooms: Rooms, refused: bool) -> None:
-    if rooms.ended is not None:
+    if rooms.ended is None and hub_mode():
+        text = ("This page is the teacher's: log in to the hub as a teacher (a member of the teachers' hub group, "
+                "or a hub admin).")
+    elif rooms.ended is not None:
         text = ("The class has ended: its rooms are closed. Its games and results stay in the server's database "
                 "file; for a new lesson, start the server with another --db.")
     elif refused:
@@ -756,7 +947,7 @@ def TeacherView(rooms: Rooms, session: str, on_end: Any) -> None:
     with solara.Row(style={"align-items": "center", "gap": "16px", "flex-wrap": "wrap"}):
         _p(f"Students open <b class='gw-address-inline'>{escape(address)}</b>", "gw-students-address")
         solara.HTML(tag="a", unsafe_innerHTML="Open the projector view (no controls)",
-                    attributes={"href": "/projector", "target": "_blank", "rel": "noopener"},
+                    attributes={"href": root_path() + "/projector", "target": "_blank", "rel": "noopener"},
                     classes=["gw-link", "gw-projector-link"])
         if not confirm_end:
             solara.Button("End class", on_click=lambda: set_confirm_end(True), color="error", outlined=True,
@@ -779,8 +970,92 @@ def TeacherView(rooms: Rooms, session: str, on_end: Any) -> None:
         room = rooms.room(selected if selected in codes else codes[-1])
         RoomPanel(room, key, rooms, version)
     else:
+        room = None
         solara.Info("No room yet: open one below.")
+    ClassListPanel(rooms, room, key, version)
     OpenRoom(rooms, key, set_selected, start_open=not all_rooms)
+
+
+@solara.component
+def ClassListPanel(rooms: Rooms, room: Room | None, key: Callable[[], str], version: Any) -> None:
+    """The class list (:attr:`Rooms.roster`): who of it is seated in ``room``
+    and who is not, by name (no id is on any page); load one (a CSV file pasted
+    or dropped: :meth:`Rooms.import_roster`, its errors shown here), remove it,
+    and allow or not the names that are not on it."""
+    shown, set_shown = solara.use_state(False)
+    text, set_text = solara.use_state("")
+    pasted = solara.use_ref("")  # the text as last typed: a click that follows the typing at once loads it all
+    said, set_said = solara.use_state("")
+    error, set_error = solara.use_state("")
+    listed = rooms.roster
+
+    def paste(value: str) -> None:
+        pasted.current = value
+        set_text(value)
+
+    def load(csv_text: str) -> None:
+        key()
+        read = rooms.import_roster(csv_text)
+        set_error("")
+        paste("")
+        set_said(f"Loaded: {read.summary()}.")
+
+    def remove() -> None:
+        key()
+        rooms.set_roster(())
+        set_said("The class list is removed: students type their names again.")
+
+    def typed(on: bool) -> None:
+        _safe(lambda: (key(), rooms.set_typed_joins(bool(on))), set_error)()
+
+    with solara.Card(classes=["gw-roster"]):
+        with solara.Row(style={"align-items": "center", "gap": "12px", "flex-wrap": "wrap"}):
+            if listed:
+                seated, waiting = room.roster_seated() if room is not None else ([], list(listed))
+                where = f" in room {room.code}" if room is not None else ""
+                from_ = "the hub's users" if rooms.roster_source == "hub" else "a file"
+                solara.HTML(tag="span", unsafe_innerHTML=f"<b>Class list</b> ({from_}): {len(listed)} students · "
+                            f"{len(seated)} seated{where} · {len(waiting)} not yet", classes=["gw-roster-count"])
+            else:
+                solara.HTML(tag="span", unsafe_innerHTML="<b>No class list</b>: students type their names.",
+                            classes=["gw-roster-count"])
+            solara.Button("Hide the class list" if shown else ("Class list…" if listed else "Load a class list…"),
+                          text=True, on_click=lambda: set_shown(not shown), classes=["gw-roster-toggle"],
+                          attributes={"aria-expanded": "true" if shown else "false"})
+        if said:
+            solara.HTML(tag="p", unsafe_innerHTML=escape(said), classes=["gw-roster-said"],
+                        attributes={"role": "status"})
+        if not shown:
+            return
+        if listed:
+            seated, waiting = room.roster_seated() if room is not None else ([], list(listed))
+            _p("<b>Seated:</b> " + (_names([e.name for e in seated]) or "nobody yet"),
+               "gw-roster-seated gw-names")
+            _p("<b>Not seated yet:</b> " + (_names([e.name for e in waiting]) or "nobody"),
+               "gw-roster-waiting gw-names")
+            allowed = rooms.class_list.typed_joins
+            solara.Switch(label="Students not on the list may type their name: "
+                          + ("on (their seat has no id)" if allowed else "off"), value=allowed, on_value=typed,
+                          classes=["gw-roster-typed"])
+        _p("A CSV file: Moodle's user or participants export, Canvas's gradebook export, or two columns, "
+           "name and id (docs: Class list). Loading one replaces the list.")
+        with solara.Div(classes=["gw-roster-file"]):
+            solara.InputTextArea("Paste the class list (CSV)", value=text, on_value=paste,
+                                 continuous_update=True, rows=3)
+        with solara.Row(style={"gap": "12px", "flex-wrap": "wrap", "align-items": "center"}):
+            if hub_mode():
+                solara.Button("Read the hub's users again", outlined=True, classes=["gw-roster-hub"],
+                              on_click=_safe(lambda: (key(), set_said(_reload_hub_roster(rooms))), set_error))
+            solara.Button("Load this class list", on_click=_safe(lambda: load(pasted.current), set_error),
+                          outlined=True,
+                          disabled=not text.strip(), classes=["gw-roster-load"])
+            if listed:
+                solara.Button("Remove the class list", on_click=_safe(remove, set_error), text=True,
+                              classes=["gw-roster-remove"])
+        solara.FileDrop("…or drop the CSV file here",
+                        on_file=lambda f: _safe(lambda: load(activities.read_dropped(f)), set_error)())
+        if error:
+            solara.Error(error, classes=["gw-roster-error"])
 
 
 @solara.component
@@ -1159,7 +1434,7 @@ def Results(room: Room, rooms: Rooms, version: Any) -> None:
         Charts(made)
         _p("<b>Every game</b>")
         solara.DataFrame(_from_one(results.results_table(chosen)), items_per_page=20)
-        Downloads(chosen, f"results-{room.code}")
+        Downloads(chosen, f"results-{room.code}", everyone=rooms.rooms())
 
 
 def _finished_key(chosen: list[Room]) -> tuple[Any, ...]:
@@ -1217,9 +1492,14 @@ def Charts(made: Any) -> None:
 
 
 @solara.component
-def Downloads(chosen: list[Room], stem: str) -> None:
-    from . import exports, results
+def Downloads(chosen: list[Room], stem: str, everyone: list[Room] | None = None) -> None:
+    """The teacher's files of the rooms ``chosen``, and the class's gradebook
+    over ``everyone`` (every room of the class; default ``chosen``): one row
+    per student, in the shape chosen beside it (:mod:`gridwidgets.rooms.gradebook`)."""
+    from . import exports, gradebook, results
 
+    shape, set_shape = solara.use_state("plain")
+    class_rooms = chosen if everyone is None else everyone
     with solara.Row(style={"gap": "12px", "flex-wrap": "wrap"}):
         if len(chosen) == 1:
             solara.FileDownload(lambda: exports.standings_csv(chosen[0]), filename=f"{stem}-standings.csv",
@@ -1235,6 +1515,12 @@ def Downloads(chosen: list[Room], stem: str) -> None:
             solara.FileDownload(lambda: exports.exercise_csv(chosen),
                                 filename=f"{stem.replace('results', 'exercises')}.csv",
                                 label="Download every exercise answer (CSV)", mime_type="text/csv")
+    with solara.Row(style={"gap": "12px", "flex-wrap": "wrap", "align-items": "baseline"}, classes=["gw-gradebook"]):
+        solara.FileDownload(lambda: gradebook.gradebook_csv(gradebook.class_gradebook(class_rooms), shape),
+                            filename=f"gradebook-{shape}.csv", mime_type="text/csv",
+                            label="Download the gradebook, one row per student (CSV)")
+        solara.Select("shape", values=list(gradebook.SHAPES), value=shape, on_value=set_shape,
+                      style={"max-width": "9em"})
 
 
 @solara.component
@@ -1329,7 +1615,7 @@ def ProjectorView(rooms: Rooms) -> None:
                     names = sorted(names, key=str.casefold)
                 solara.HTML(tag="p", unsafe_innerHTML=f"<b>{len(names)} joined:</b> {_names(names) or 'nobody yet'}",
                             classes=["gw-joined", "gw-names"])
-                if "127.0.0.1" in students_address() or "localhost" in students_address():
+                if not hub_mode() and ("127.0.0.1" in students_address() or "localhost" in students_address()):
                     _p("This server answers this computer only: start it with --lan for the class's devices.",
                        "gw-proj-warning")
                 if room.paused:

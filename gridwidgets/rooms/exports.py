@@ -2,8 +2,8 @@
 (:func:`results_csv`), the standings for grades (:func:`standings_csv`),
 every poll answer (:func:`polls_csv`) and every exercise answer
 (:func:`exercise_csv`). Every text cell is safe to open in a spreadsheet
-(:func:`safe_cell`). Student ids are written here and nowhere else: no page
-shows them.
+(:func:`safe_cell`). Student ids are written here and in the class's
+gradebook (:mod:`gridwidgets.rooms.gradebook`), nowhere else: no page shows them.
 """
 
 from __future__ import annotations

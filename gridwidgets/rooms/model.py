@@ -53,6 +53,10 @@ Resume, :meth:`Room.set_paused`) rather than toggling one.
 
 Joining is rate-limited per device address and per room (:data:`JOIN_LIMITS`),
 and display names follow :mod:`gridwidgets.rooms.names` (no two alike in a room).
+A class may have a class list (:attr:`Rooms.roster`: names and ids, from an
+LMS's CSV file, :meth:`Rooms.import_roster`, or the JupyterHub's users,
+:meth:`Rooms.set_roster`): a student then joins by picking their name, and the
+seat takes its id from the list (:meth:`Room.join`); nobody types an id.
 A seat is also given a short seat code (:attr:`Seat.reclaim`, ``K7Q-4M``),
 shown to the student and the teacher: with it a student gets the same seat
 back on another device (:meth:`Room.reclaim`; wrong codes are limited,
@@ -82,11 +86,12 @@ from .classwork import Assignment
 from .names import MAX_NAME, clean_name, clean_student_id, look_alike
 from .pairing import AGENT, PAIRINGS, ROUND_PAIRINGS
 from .polls import Poll
+from .roster import ROSTER_SOURCES, RosterEntry, RosterFile, check_roster, read_roster
 from .store import Store, StoreError
 
 __all__ = ["AGENT", "CODE_ALPHABET", "JOIN_LIMITS", "MAX_NAME", "PAIRINGS", "PROJECTOR_NAMES", "RECLAIM_LENGTH",
-           "RECLAIM_LIMITS", "ROUND_PAIRINGS", "Assignment", "Changes", "Room", "RoomError", "RoomGame", "Rooms",
-           "Seat"]
+           "RECLAIM_LIMITS", "ROUND_PAIRINGS", "Assignment", "Changes", "ClassList", "Room", "RoomError", "RoomGame",
+           "Rooms", "RosterEntry", "Seat"]
 
 #: the letters of a room code: no 0/O, 1/I/L, easy to read aloud and type
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -167,6 +172,30 @@ class Changes:
         with self._cond:
             self._cond.wait_for(lambda: self.count != last, timeout)
             return self.count
+
+
+@dataclass
+class ClassList:
+    """The class list every room of a server shares (:attr:`Rooms.class_list`).
+
+    Attributes:
+        entries: the students (display name and id), in the list's order; empty: no class list.
+        source: where it came from, one of :data:`~gridwidgets.rooms.roster.ROSTER_SOURCES` (``""``: none).
+        typed_joins: whether a student whose name is not on the list may type it
+            (joining with no id); off unless the teacher turns it on.
+    """
+
+    entries: tuple[RosterEntry, ...] = ()
+    source: str = ""
+    typed_joins: bool = False
+
+    def by_name(self, name: str) -> RosterEntry | None:
+        """The entry called exactly ``name``, or ``None``."""
+        return next((e for e in self.entries if e.name == name), None)
+
+    def by_id(self, student_id: str) -> RosterEntry | None:
+        """The entry with id ``student_id``, or ``None``."""
+        return next((e for e in self.entries if e.student_id == student_id), None)
 
 
 @dataclass(frozen=True)
@@ -294,6 +323,8 @@ class Room:
     arrivals: list[str] = field(default_factory=list, repr=False)
     #: the game whose replay the projector shows (its id; 0: none): :meth:`project_replay` (not stored)
     projected_replay: int = 0
+    #: the class list, the same object in every room of a server (:attr:`Rooms.class_list`)
+    class_list: ClassList = field(default_factory=ClassList, repr=False)
 
     @property
     def players_per_game(self) -> int:
@@ -331,12 +362,22 @@ class Room:
                 (:func:`~gridwidgets.rooms.names.clean_student_id`); the
                 standings' CSV carries it, the pages never show it.
 
+        With a class list (:attr:`class_list`), ``name`` is a name on it and
+        the seat's id is the list's for that name (no id is typed); or, given
+        ``student_id`` (a server that knows who logged in, such as the hub's),
+        the entry with that id is seated under the list's name for it. A name
+        not on the list is refused unless the teacher allows typed names
+        (:meth:`Rooms.set_typed_joins`; such a seat has no id).
+
         Raises:
             ValueError: for a name that breaks :mod:`~gridwidgets.rooms.names`'
                 rules, or looks like a name already in this room (the message
                 points a returning student to their seat code,
                 :meth:`reclaim`); for a student id that is too long or has
-                other characters.
+                other characters; with a class list, a name or id not on it
+                (unless typed names are allowed: then a name that looks like
+                one on the list), or a student of the list already seated in
+                this room (pointed to their seat code).
             RoomError: the room is closed or full (``MAX_SEATS``, 400), or
                 joins come too fast (:data:`JOIN_LIMITS`).
         """
@@ -346,6 +387,8 @@ class Room:
                 raise RoomError("this room is closed: the class has ended")
             if len(self.seats) >= MAX_SEATS:
                 raise RoomError(f"this room is full ({MAX_SEATS} seats): ask the teacher for another room")
+            if self.class_list.entries:
+                name, student_id = self._listed(name, student_id)
             taken = look_alike(name, (s.name for s in self.seats.values()))
             if taken is not None:
                 raise ValueError(f"That name is taken in this room: a student is already called {taken!r}. If it is "
@@ -368,6 +411,47 @@ class Room:
                 if len(waiting) >= n:
                     self._new_game(waiting[:n])
             return seat
+
+    def seat_of_student(self, student_id: str) -> Seat | None:
+        """The seat in this room (not a removed one) whose student id is
+        ``student_id``, the oldest if several; ``None`` for none or ``""``.
+        Under a hub the student id is the hub user: the same user on any
+        device finds their seat here before :meth:`join` (hold :attr:`lock`
+        around both, so two devices at once make one seat)."""
+        if not student_id:
+            return None
+        with self.lock:
+            for token in self.arrivals:
+                seat = self.seats.get(token)
+                if seat is not None and seat.student_id == student_id:
+                    return seat
+        return None
+
+    def _listed(self, name: str, student_id: str) -> tuple[str, str]:
+        """``(name, id)`` of a join with a class list (:meth:`join`'s rules), checked under the room's lock."""
+        listed = self.class_list
+        entry = listed.by_id(student_id) if student_id else listed.by_name(name)
+        if entry is None:
+            if student_id or not listed.typed_joins:
+                raise ValueError("That name is not on the class list: pick yours from the list. If it is missing, "
+                                 "ask your teacher.")
+            alike = look_alike(name, (e.name for e in listed.entries))
+            if alike is not None:
+                raise ValueError(f"{alike!r} is on the class list: if that is you, pick it from the list; if not, "
+                                 "add an initial or a surname.")
+            return name, ""
+        if any(s.student_id == entry.student_id for s in self.seats.values()):
+            raise ValueError(f"{entry.name} already has a seat in this room. If it is yours, use your seat code to "
+                             "get it back (I have a seat code); if not, pick your own name.")
+        return entry.name, entry.student_id
+
+    def roster_seated(self) -> tuple[list[RosterEntry], list[RosterEntry]]:
+        """The class list split in two for this room: the students seated here
+        (a seat with their id), and those not, each in the list's order."""
+        with self.lock:
+            here = {s.student_id for s in self.seats.values() if s.student_id}
+        entries = self.class_list.entries
+        return [e for e in entries if e.student_id in here], [e for e in entries if e.student_id not in here]
 
     def reclaim(self, code_text: str, *, address: str | None = None,
                 limiter: Callable[[str], bool] | None = None) -> Seat:
@@ -1100,6 +1184,9 @@ class Rooms:
         #: teacher's and the projector's pages wait on it
         self.changes = Changes()
         store.setting("teacher_token", lambda: secrets.token_urlsafe(16))
+        #: the class list, shared by every room (:attr:`roster`, :meth:`set_roster`)
+        self.class_list = ClassList()
+        self._load_roster()
         self._restore()
 
     @property
@@ -1192,6 +1279,77 @@ class Rooms:
         self.changes.notify()
         return token
 
+    # -- the class list ---------------------------------------------------------------------------
+    @property
+    def roster(self) -> tuple[RosterEntry, ...]:
+        """The class list: each student's display name and id (:class:`~gridwidgets.rooms.roster.RosterEntry`),
+        in the list's order; ``()`` without one."""
+        return self.class_list.entries
+
+    @property
+    def roster_source(self) -> str:
+        """Where the class list came from: ``"csv"`` (a file), ``"hub"`` (the JupyterHub's users), ``""`` (none)."""
+        return self.class_list.source
+
+    def set_roster(self, entries: Iterable[Any], source: str = "csv") -> tuple[RosterEntry, ...]:
+        """Replace the class list with ``entries`` (:class:`~gridwidgets.rooms.roster.RosterEntry` or
+        ``(name, student_id)`` pairs; empty: no class list), from ``source`` (one of
+        :data:`~gridwidgets.rooms.roster.ROSTER_SOURCES`), written to the store in one transaction.
+        Seats already taken keep their names and ids. Returns the entries kept.
+
+        Raises:
+            ValueError: an unknown source, or an entry :func:`~gridwidgets.rooms.roster.check_roster`
+                refuses (nothing changed: the old list stays whole).
+        """
+        if source not in ROSTER_SOURCES:
+            raise ValueError(f"a class list comes from one of {', '.join(ROSTER_SOURCES)}, not {shorten(source, 20)}")
+        checked = check_roster(entries)
+        with self.lock:
+            self.store.set_roster([tuple(e) for e in checked], source if checked else "")
+            self.class_list.entries, self.class_list.source = checked, (source if checked else "")
+        self._roster_changed()
+        return checked
+
+    def import_roster(self, text_or_path: str | bytes | Any) -> RosterFile:
+        """Read a class list from an LMS's CSV file (its text, bytes or path;
+        :func:`~gridwidgets.rooms.roster.read_roster`: Moodle, Canvas or ``name,id``) and make it the class's
+        (:meth:`set_roster`, source ``"csv"``). Returns what was read (its summary says which column gave the ids).
+
+        Raises:
+            ValueError: a file the reader refuses (the row and what is wrong; nothing changed).
+        """
+        read = read_roster(text_or_path)
+        self.set_roster(read.entries, "csv")
+        return read
+
+    def set_typed_joins(self, allowed: bool) -> None:
+        """With a class list, whether a student whose name is not on it may type a name (a seat with no id).
+        Off by default: every student picks their name from the list.
+
+        Raises:
+            ValueError: ``allowed`` not ``True`` or ``False``.
+        """
+        if not isinstance(allowed, bool):
+            raise ValueError(f"typed joins are allowed (True) or not (False), not {shorten(allowed, 20)}")
+        self.store.set_setting("roster_typed_joins", "1" if allowed else None)
+        self.class_list.typed_joins = allowed
+        self._roster_changed()
+
+    def _load_roster(self) -> None:
+        entries, source = self.store.roster()
+        try:
+            self.class_list.entries = check_roster(entries)
+        except ValueError as exc:
+            raise self._damaged("the class list", exc) from None
+        self.class_list.source = source if self.class_list.entries else ""
+        self.class_list.typed_joins = self.store.get_setting("roster_typed_joins") == "1"
+
+    def _roster_changed(self) -> None:
+        for room in self.rooms():
+            with room.lock:
+                room.changed()
+        self.changes.notify()
+
     def join_allowed(self, address: str) -> bool:
         """Whether a device at ``address`` may join now (:data:`JOIN_LIMITS`); counts the join."""
         with self.lock:
@@ -1230,7 +1388,8 @@ class Rooms:
             token = teacher_token if isinstance(teacher_token, str) and teacher_token else secrets.token_urlsafe(16)
             # a round pairing's room is in round 0 until the teacher starts round 1
             room = Room(code, game, board, pairing, agent, token, self.store, on_change=self._on_change,
-                        round=0 if pairing in ROUND_PAIRINGS else 1, class_changes=self.changes)
+                        round=0 if pairing in ROUND_PAIRINGS else 1, class_changes=self.changes,
+                        class_list=self.class_list)
             self.store.add_room(code, game, board, pairing, agent, room.teacher_token, round=room.round)
             self._rooms[code] = room
         self.changes.notify()
@@ -1291,7 +1450,8 @@ class Rooms:
                                  "this gridwidgets does not have: pass another --db")
             self._rooms[r["code"]] = Room(r["code"], r["game"], r["board"], r["pairing"], r["agent"],
                                           r["teacher_token"], self.store, bool(r["paused"]), int(r["round"]),
-                                          bool(r["closed"]), class_changes=self.changes)
+                                          bool(r["closed"]), class_changes=self.changes,
+                                          class_list=self.class_list)
             if r.get("projector_names") in PROJECTOR_NAMES:
                 self._rooms[r["code"]].projector_names = r["projector_names"]
         for s in data["seats"]:

@@ -64,12 +64,16 @@ __all__ = [
     "PageQueue",
     "RoomsApp",
     "announce",
+    "announce_hub",
     "bounded_websocket_class",
     "current_rooms",
+    "hub_mode",
+    "hub_settings",
     "lan_address",
     "make_server",
     "open_rooms",
     "page_info",
+    "root_path",
     "serve_rooms",
     "student_url",
     "students_address",
@@ -80,6 +84,12 @@ __all__ = [
 _ROOMS: Rooms | None = None
 #: the address students open, as the server printed it (set by :func:`make_server`)
 _STUDENTS_ADDRESS = ""
+#: the path the pages are served under ("": the standalone server, at /; a hub service: its prefix, no last slash)
+_ROOT = ""
+#: the hub's login, for a server run as a JupyterHub service (:mod:`gridwidgets.rooms.hub`; set by :func:`make_server`)
+_HUB: Any = None
+#: seconds a service started with its hub waits for the hub's API to read the class list (the hub's users)
+HUB_ROSTER_WAIT = 60.0
 #: the default database file, in the directory the server starts in
 DEFAULT_DB = "gridwidgets-rooms.sqlite"
 #: the longest wait, in seconds, between two looks for the room agents' work (they are also woken by every change)
@@ -122,17 +132,38 @@ def students_address() -> str:
     return _STUDENTS_ADDRESS
 
 
+def root_path() -> str:
+    """The path this server's pages are under, without its last slash: ``""``
+    for the standalone server, the service's prefix under a hub
+    (``/services/rooms``). The pages put it before every address of their own
+    (``root_path() + "/projector"``)."""
+    return _ROOT
+
+
+def hub_mode() -> bool:
+    """Whether this server runs as a JupyterHub service (its users are the hub's)."""
+    return _HUB is not None
+
+
+def hub_settings() -> Any:
+    """The :class:`~gridwidgets.rooms.hub.HubSettings` this server runs under, or ``None`` (standalone)."""
+    return _HUB.settings if _HUB is not None else None
+
+
 # -- what the server knows of each page's connection --------------------------------------------
 @dataclass
 class PageInfo:
     """What the server saw of a page's connection: the device's address,
     whether it holds a live teacher's session (its cookie, read on the server),
     and the seats the device keeps (``{room code: seat token}``, from its seat
-    cookies, :data:`SEAT_COOKIE`; unchecked: the page checks them in its room)."""
+    cookies, :data:`SEAT_COOKIE`; unchecked: the page checks them in its room);
+    under a hub, the hub user logged in (a :class:`~gridwidgets.rooms.hub.HubUser`:
+    ``name``, ``is_teacher``; ``None`` for the standalone server)."""
 
     address: str | None
     teacher_session: str | None
     seats: dict[str, str] = field(default_factory=dict)
+    hub_user: Any = None
 
 
 _PAGES: OrderedDict[str, PageInfo] = OrderedDict()
@@ -388,6 +419,33 @@ _SECURITY_HEADERS = [
 ]
 
 
+#: the page a refused request gets under a hub (a non-teacher on the teacher's page, a stale login)
+_REFUSAL_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}</title><style>
+body {{ font: 18px/1.5 system-ui, sans-serif; margin: 0; background: #fff; color: #111827; }}
+main {{ max-width: 40em; margin: 48px auto; padding: 0 16px; }}
+h1 {{ font-size: 28px; }} a {{ color: #1d4ed8; }}
+.gw-refused {{ border-left: 6px solid #b91c1c; padding: 8px 16px; background: #fef2f2; }}
+@media (prefers-color-scheme: dark) {{ body {{ background: #111827; color: #f9fafb; }} a {{ color: #93c5fd; }}
+  .gw-refused {{ background: #3f1d1d; border-color: #fca5a5; }} }}
+</style></head>
+<body><main><h1>{title}</h1><p class="gw-refused">{text}</p></main></body></html>
+"""
+
+
+def _secure(scope: dict[str, Any]) -> str:
+    """``"; Secure"`` for a cookie of a page served over HTTPS (the hub's proxy
+    says so; uvicorn trusts its headers from 127.0.0.1), else ``""``."""
+    return "; Secure" if scope.get("scheme") in ("https", "wss") else ""
+
+
+def _html_escape(text: str) -> str:
+    from html import escape
+
+    return escape(text)
+
+
 def _header(scope: dict[str, Any], name: bytes) -> str:
     for key, value in scope.get("headers", ()):
         if key == name:
@@ -411,10 +469,13 @@ class RoomsApp:
     address and teacher session (:func:`page_info`), and adds headers that keep
     the pages out of other sites' frames."""
 
-    def __init__(self, app: Any, rooms: Rooms) -> None:
-        self.app, self.rooms = app, rooms
+    def __init__(self, app: Any, rooms: Rooms, hub: Any = None) -> None:
+        self.app, self.rooms, self.hub = app, rooms, hub
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if self.hub is not None and scope["type"] in ("http", "websocket"):
+            await self._hub_call(scope, receive, send)
+            return
         if scope["type"] == "websocket":
             origin, host = _header(scope, b"origin"), _header(scope, b"host")
             if origin and host and urlsplit(origin).netloc.lower() != host.lower():
@@ -462,6 +523,135 @@ class RoomsApp:
             await send(message)
 
         await self.app(scope, receive, with_headers)
+
+    # -- under a hub (``--hub``): every page behind the hub's login ---------------------------------
+    async def _hub_call(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        """A JupyterHub service's requests: only under the service's prefix
+        (the proxy keeps it: it becomes ASGI's ``root_path``, so Solara's
+        addresses carry it); ``<prefix>oauth_callback`` ends a hub login; any
+        other request needs the session cookie (:data:`~gridwidgets.rooms.hub.HUB_SESSION_COOKIE`),
+        else a page is sent to the hub's login and anything else refused; the
+        teacher's pages need a teacher (a refusal page otherwise)."""
+        from .hub import HUB_SESSION_COOKIE
+
+        settings = self.hub.settings
+        path = scope.get("path", "")
+        websocket = scope["type"] == "websocket"
+        if not (path == settings.root or path.startswith(settings.prefix)):
+            await self._refuse(scope, send, 404, "Not here", "This service's pages are under "
+                               f"{settings.prefix}.")
+            return
+        scope = dict(scope, root_path=settings.root)
+        rel = path[len(settings.root):] or "/"
+        jar = _cookies(scope)
+        sid = jar.get(HUB_SESSION_COOKIE)
+        session = self.hub.session(sid)
+        if websocket:
+            origin, host = _header(scope, b"origin"), _header(scope, b"host")
+            if session is None or (origin and host and urlsplit(origin).netloc.lower() != host.lower()):
+                await send({"type": "websocket.close", "code": 1008})
+                return
+            scope["gridwidgets.protocol"] = getattr(send, "__self__", None)
+            if "/api/kernels/" in rel and rel.endswith("/channels"):
+                kernel_id = rel.split("/api/kernels/", 1)[1].split("/", 1)[0]
+                client = scope.get("client")
+                _remember_page(kernel_id, PageInfo(client[0] if client else None, session.teacher_session, {},
+                                                   session.user))
+            await self.app(scope, receive, send)
+            return
+        if rel == "/oauth_callback":
+            await self._hub_callback(scope, jar, send)
+            return
+        if session is not None and self.hub.needs_recheck(sid):
+            loop = asyncio.get_running_loop()
+            if not await loop.run_in_executor(None, self.hub.recheck, sid):
+                session = None
+        if session is None:
+            if scope.get("method") not in ("GET", "HEAD"):
+                await self._refuse(scope, send, 403, "Log in first", "Open the class's address again: the hub "
+                                   "logs you in.")
+                return
+            query = scope.get("query_string", b"")[:1024].decode("latin-1")
+            url, cookie_name, state = self.hub.start(path + (f"?{query}" if query else ""))
+            headers = [(b"location", url.encode("latin-1")), (b"cache-control", b"no-store"), *_SECURITY_HEADERS,
+                       (b"set-cookie", f"{cookie_name}={state}; HttpOnly; SameSite=Lax; Path={settings.prefix}; "
+                        f"Max-Age=600{_secure(scope)}".encode("latin-1"))]
+            await send({"type": "http.response.start", "status": 302, "headers": headers})
+            await send({"type": "http.response.body", "body": b""})
+            return
+        if rel.startswith(("/teacher", "/projector")) and not session.user.is_teacher:
+            name, group = _html_escape(session.user.name), _html_escape(repr(settings.teacher_group))
+            await self._refuse(scope, send, 403, "The teacher's page", f"This page is the teacher's. You are logged "
+                               f"in to the hub as {name}, who is not in the hub group {group} nor a hub admin. "
+                               f"Students open the class at <a href='{settings.prefix}'>{settings.prefix}</a>.")
+            return
+        client = scope.get("client")
+        if rel.startswith("/resourcez") and not (client and _is_ip(client[0])
+                                                 and ipaddress.ip_address(client[0]).is_loopback):
+            await self._refuse(scope, send, 404, "Not here", "")
+            return
+
+        async def with_headers(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", [])) + _SECURITY_HEADERS
+                if rel.startswith(("/teacher", "/projector")) or rel == "/":
+                    headers.append((b"cache-control", b"no-store"))
+                message = dict(message, headers=headers)
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+    async def _hub_callback(self, scope: dict[str, Any], jar: dict[str, str], send: Any) -> None:
+        """``<prefix>oauth_callback?code=...&state=...``: the hub's answer to a
+        login. The state must be the one this browser's state cookie holds;
+        the code is exchanged for the user's token (kept on the server), the
+        browser gets the session cookie and goes on to the page it asked for.
+        A teacher's session also opens a teacher's session of the rooms."""
+        from .hub import HUB_SESSION_COOKIE, HUB_SESSION_HOURS
+
+        settings = self.hub.settings
+        raw = scope.get("query_string", b"")[:4096].decode("latin-1")
+        fields = parse_qs(raw, max_num_fields=8)
+        code, state = (fields.get("code") or [""])[0], (fields.get("state") or [""])[0]
+        cookie_name = self.hub.state_cookie(state) if state else ""
+        if not code or not state or jar.get(cookie_name) != state:
+            await self._refuse(scope, send, 403, "Login not finished", "This login does not match this browser's "
+                               f"(it may be old): open <a href='{settings.prefix}'>the class's address</a> again.")
+            return
+        loop = asyncio.get_running_loop()
+        try:
+            sid, next_url, user = await loop.run_in_executor(None, self.hub.finish, code, state)
+        except PermissionError as exc:
+            logout = _html_escape(self.hub.logout_url)
+            await self._refuse(scope, send, 403, "Not for this class", _html_escape(str(exc)) + ". "
+                               f"<a href='{logout}'>Log out of the hub</a>")
+            return
+        if user.is_teacher:
+            try:
+                teacher = await loop.run_in_executor(None, self.rooms.open_session, self.rooms.teacher_token)
+            except RoomError:  # the class ended: the teacher's page says so
+                teacher = None
+            if teacher is not None:
+                self.hub.set_teacher_session(sid, teacher)
+        headers = [(b"location", next_url.encode("latin-1", "replace")), (b"cache-control", b"no-store"),
+                   *_SECURITY_HEADERS,
+                   (b"set-cookie", f"{HUB_SESSION_COOKIE}={sid}; HttpOnly; SameSite=Lax; Path={settings.prefix}; "
+                    f"Max-Age={HUB_SESSION_HOURS * 3600}{_secure(scope)}".encode("latin-1")),
+                   (b"set-cookie", f"{cookie_name}=; HttpOnly; SameSite=Lax; Path={settings.prefix}; Max-Age=0"
+                    .encode("latin-1"))]
+        await send({"type": "http.response.start", "status": 302, "headers": headers})
+        await send({"type": "http.response.body", "body": b""})
+
+    async def _refuse(self, scope: dict[str, Any], send: Any, status: int, title: str, text_html: str) -> None:
+        """A small page of our own saying why (``text_html``: our words; names in it escaped by the caller)."""
+        if scope["type"] == "websocket":
+            await send({"type": "websocket.close", "code": 1008})
+            return
+        body = _REFUSAL_PAGE.format(title=_html_escape(title), text=text_html).encode("utf-8")
+        headers = [(b"content-type", b"text/html; charset=utf-8"), (b"cache-control", b"no-store"),
+                   *_SECURITY_HEADERS]
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": body if scope.get("method") != "HEAD" else b""})
 
     async def _exchange(self, scope: dict[str, Any], send: Any) -> None:
         """``/teacher?token=...``: a session cookie for the right token, and the
@@ -602,12 +792,15 @@ def _need_solara() -> None:
 
 
 def make_server(rooms: Rooms, host: str = "127.0.0.1", port: int = 8765, *, agents: bool = True,
-                theme: str = "light", students: str | None = None) -> Any:
+                theme: str = "light", students: str | None = None, hub: Any = None) -> Any:
     """A uvicorn server of the rooms' pages over ``rooms`` (not yet running:
     call its ``run()``, in the main thread or another), with the room agents'
     thread started if ``agents``; ``theme`` ``"light"`` or ``"dark"`` (the
     pages' colours; the boards follow); ``students`` the address students open
-    (default: :func:`student_url` of ``host`` and ``port``).
+    (default: :func:`student_url` of ``host`` and ``port``); ``hub`` a
+    :class:`~gridwidgets.rooms.hub.HubLogin`: the server is a JupyterHub
+    service (its pages under the service's prefix, each behind the hub's
+    login; the students' address the hub's, :attr:`~gridwidgets.rooms.hub.HubSettings.public_url`).
 
     Returns:
         the ``uvicorn.Server``; its attribute ``agent_runner`` is the
@@ -617,11 +810,12 @@ def make_server(rooms: Rooms, host: str = "127.0.0.1", port: int = 8765, *, agen
         ImportError: without the ``rooms`` extra.
         ValueError: a theme other than light or dark.
     """
-    global _ROOMS, _STUDENTS_ADDRESS
+    global _ROOMS, _STUDENTS_ADDRESS, _ROOT, _HUB
     if theme not in ("light", "dark"):
         raise ValueError(f"theme must be light or dark, got {str(theme)[:20]!r}")
     _ROOMS = rooms
-    _STUDENTS_ADDRESS = students or student_url(host, port)
+    _HUB, _ROOT = hub, (hub.settings.root if hub is not None else "")
+    _STUDENTS_ADDRESS = students or (hub.settings.public_url if hub is not None else student_url(host, port))
     os.environ["SOLARA_APP"] = "gridwidgets.rooms.app"
     os.environ["SERVER_NAME"], os.environ["SERVER_PORT"] = host, str(port)
     _need_solara()
@@ -635,6 +829,7 @@ def make_server(rooms: Rooms, host: str = "127.0.0.1", port: int = 8765, *, agen
     settings.theme.variant = settings.ThemeVariant(theme)
     settings.theme.force_refresh = True  # a page Solara cannot restore reloads by itself
     settings.kernel.cull_timeout = CULL_TIMEOUT
+    settings.main.root_path = _ROOT or None  # under a hub, the service's prefix (else Solara takes ASGI's)
     _install_bounded()
     from solara.server.starlette import app as solara_app
 
@@ -642,7 +837,7 @@ def make_server(rooms: Rooms, host: str = "127.0.0.1", port: int = 8765, *, agen
 
     skeleton("")  # Unicode's confusables table, read now rather than at the first join
 
-    config = uvicorn.Config(RoomsApp(solara_app, rooms), host=host, port=port, log_level="warning",
+    config = uvicorn.Config(RoomsApp(solara_app, rooms, hub), host=host, port=port, log_level="warning",
                             ws_ping_interval=PING_INTERVAL, ws_ping_timeout=PING_TIMEOUT, lifespan="on")
     server = uvicorn.Server(config)
     runner = AgentRunner(rooms) if agents else None
@@ -749,6 +944,8 @@ def serve_rooms(
     lan: bool = False,
     new_teacher_token: bool = False,
     reopen: bool = False,
+    hub: Any = None,
+    roster: str | os.PathLike[str] | None = None,
 ) -> int:
     """Serve the rooms until Ctrl-C (or SIGTERM): print the students' address
     (large, with a QR code), the teacher's address (with the teacher token)
@@ -761,20 +958,61 @@ def serve_rooms(
         lan: serve on this computer's address on its local network (``host`` ignored).
         new_teacher_token: issue a new teacher token (the old one stops working).
         reopen: serve a class that was ended (its rooms open again, a new teacher token).
+        hub: a :class:`~gridwidgets.rooms.hub.HubSettings`: serve as a JupyterHub
+            service (``host``, ``port`` and ``lan`` ignored: the service's address
+            is the hub's; no teacher token printed: the teacher is a hub user).
+
+        roster: a class list's CSV file to load first (:meth:`Rooms.import_roster
+            <gridwidgets.rooms.model.Rooms.import_roster>`), replacing the database's.
 
     Raises:
-        ImportError: without the ``rooms`` extra.
-        ValueError: an unknown game, board, pairing or agent, or a database
-            that cannot hold this class (:class:`~gridwidgets.rooms.store.StoreError`).
+        ImportError: without the ``rooms`` extra (or, with ``hub``, the ``hub`` extra).
+        ValueError: an unknown game, board, pairing or agent, a database
+            that cannot hold this class (:class:`~gridwidgets.rooms.store.StoreError`),
+            or a class list that cannot be read (its row named; nothing loaded).
         OSError: ``lan`` on a computer with no network.
     """
     _need_solara()
     if pairing not in PAIRINGS:
         raise ValueError(f"pairing must be one of {', '.join(PAIRINGS)}")
+    login = None
+    if hub is not None:
+        from .hub import HubLogin
+
+        login = HubLogin(hub)
+        host, port, lan, open_browser = hub.host, hub.port, False, False
     if lan:
         host = lan_address()
     rooms = open_rooms(db, reopen=reopen, new_token=new_teacher_token)
     try:
+        if roster is not None:
+            try:
+                read = rooms.import_roster(Path(roster))
+            except ValueError as exc:
+                raise ValueError(f"{str(roster)[-60:]}: {exc}") from None
+            print(f"Class list loaded from {roster}: {read.summary()}", flush=True)
+        elif hub is not None:  # the class list: the hub's students (who has come, who has not)
+            from .hub import load_hub_roster
+
+            def read_the_hubs_users() -> None:
+                # a managed service starts while the hub does: its API may answer a few seconds later
+                deadline = time.monotonic() + HUB_ROSTER_WAIT
+                while True:
+                    try:
+                        print(f"Class list: {load_hub_roster(rooms, hub)}", flush=True)
+                        return
+                    except OSError as exc:
+                        if time.monotonic() < deadline and not isinstance(exc, PermissionError):
+                            time.sleep(1.0)
+                            continue
+                        problem: Exception = exc
+                    except (LookupError, ValueError) as exc:
+                        problem = exc
+                    print(f"NOTE: no class list from the hub ({str(problem)[:200]}); any hub user may join "
+                          "(the teacher's page can read the hub's users again)", file=sys.stderr, flush=True)
+                    return
+
+            threading.Thread(target=read_the_hubs_users, name="gw-hub-roster", daemon=True).start()
         if game is not None or not rooms.rooms():
             from ..menu import games_menu
 
@@ -782,11 +1020,14 @@ def serve_rooms(
             found = rooms.find(name, board, pairing=pairing, agent=agent)
             if found is None:
                 rooms.create(name, board, pairing=pairing, agent=agent, teacher_token=rooms.teacher_token)
-        server = make_server(rooms, host, port, theme=theme)
+        server = make_server(rooms, host, port, theme=theme, hub=login)
     except BaseException:
         rooms.store.close()
         raise
-    announce(rooms, db, host, port)
+    if hub is not None:
+        announce_hub(rooms, db, hub)
+    else:
+        announce(rooms, db, host, port)
     if open_browser:
         import webbrowser
 
@@ -833,6 +1074,24 @@ def announce(rooms: Rooms, db: str | os.PathLike[str], host: str, port: int, out
     print(f"WARNING: serving on {host}: anyone who can reach this computer on port {port} can open the "
           "students' page and join a room with its code; keep the teacher's address to yourself. "
           "Use this on a class network you trust, not on the internet.", file=err, flush=True)
+
+
+def announce_hub(rooms: Rooms, db: str | os.PathLike[str], hub: Any, out: Any = None) -> None:
+    """What :func:`serve_rooms` prints at start as a JupyterHub service (``hub``
+    a :class:`~gridwidgets.rooms.hub.HubSettings`): where the class is saved,
+    the service's addresses (no token: the hub logs everyone in) and the rooms."""
+    out = out or sys.stdout
+    print(f"Classroom rooms (a JupyterHub service), saved in {Path(str(db)).resolve()}", file=out, flush=True)
+    print(f"  listening on:   {hub.service_url}", file=out, flush=True)
+    print(f"  students open:  {hub.public_url}  (logged in by the hub)", file=out, flush=True)
+    print(f"  the teacher:    {hub.prefix}teacher  (hub group {hub.teacher_group!r} or a hub admin)", file=out,
+          flush=True)
+    if hub.students_group:
+        print(f"  students:       members of the hub group {hub.students_group!r}", file=out, flush=True)
+    for room in rooms.rooms():
+        state = " (closed)" if room.closed else ""
+        print(f"  room {room.code}: {room.game_name}, {room.board}, pairing {room.pairing}{state}", file=out,
+              flush=True)
 
 
 def _is_ip(host: str) -> bool:

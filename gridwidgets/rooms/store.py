@@ -16,7 +16,9 @@ and whether its answers are shown live, schema 6,
 and every answer given, changes included: :mod:`gridwidgets.rooms.polls`),
 ``exercise_sets`` and ``exercise_answers`` (a set given to a room, and every
 answer a student gave in it: who, which exercise, which move, right or wrong,
-first try or not, seconds taken). Every write
+first try or not, seconds taken), ``roster`` (the class list: each student's
+display name and id, in order, schema 7; where it came from is the setting
+``roster_source``). Every write
 is one statement in autocommit mode with ``synchronous=FULL``: when a write
 returns, it is on disk. The database is the server's, never a page's, so the
 hidden submissions in it are secret from the pages.
@@ -52,7 +54,7 @@ __all__ = ["APPLICATION_ID", "SCHEMA_VERSION", "Store", "StoreError", "backup"]
 #: ``PRAGMA application_id`` of a rooms database ("gwRm"): another program's SQLite file is told apart
 APPLICATION_ID = 0x6777526D
 #: the schema this version writes (``PRAGMA user_version``); 1 was the first, with no application id
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 #: seconds between two checkpoints while the class is being written
 CHECKPOINT_EVERY = 30.0
 _HEADER = b"SQLite format 3\x00"
@@ -138,9 +140,14 @@ CREATE TABLE IF NOT EXISTS exercise_answers (
     seconds REAL NOT NULL,
     at REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS roster (
+    position INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    student_id TEXT NOT NULL UNIQUE
+);
 """
 #: the tables a class's database may hold besides :data:`_TABLES` (added by later schemas)
-_MORE_TABLES = {"teacher_sessions", "polls", "poll_answers", "exercise_sets", "exercise_answers"}
+_MORE_TABLES = {"teacher_sessions", "polls", "poll_answers", "exercise_sets", "exercise_answers", "roster"}
 #: schema 1 -> 2: the columns and table added (closed rooms, removed seats, handed seats, sessions)
 _MIGRATE_1 = [
     "ALTER TABLE rooms ADD COLUMN closed INTEGER NOT NULL DEFAULT 0",
@@ -157,6 +164,7 @@ _MIGRATE_4 = ["ALTER TABLE games ADD COLUMN started REAL NOT NULL DEFAULT 0"]
 #: the rounds of a round pairing's room counted from 1 (:func:`_first_round_is_one`)
 _MIGRATE_5 = ["ALTER TABLE rooms ADD COLUMN projector_names TEXT NOT NULL DEFAULT 'seat'",
               "ALTER TABLE seats ADD COLUMN reclaim TEXT NOT NULL DEFAULT ''"]
+# schema 6 -> 7: the class list's table, new (made by _SCHEMA's CREATE ... IF NOT EXISTS)
 #: the same for the polls table, which a schema before 4 does not have yet (it is made whole by _SCHEMA)
 _MIGRATE_5_POLLS = ["ALTER TABLE polls ADD COLUMN live INTEGER NOT NULL DEFAULT 0"]
 
@@ -449,6 +457,31 @@ class Store:
     def set_handed(self, game_id: int, handed: list[int]) -> None:
         """Record which players of a game the teacher handed to the agent."""
         self._write("UPDATE games SET handed = ? WHERE id = ?", (json.dumps(sorted(handed)), int(game_id)))
+
+    # -- the class list ---------------------------------------------------------------------------
+    def set_roster(self, entries: list[tuple[str, str]], source: str) -> None:
+        """Replace the class list with ``entries`` (``(name, student_id)`` pairs, in order) from ``source``
+        (``"csv"``, ``"hub"``; ``""`` with no entries: no class list), in one transaction: the old list or the
+        new one, never half of either."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.execute("DELETE FROM roster")
+                self._db.executemany("INSERT INTO roster (position, name, student_id) VALUES (?, ?, ?)",
+                                     [(k, name, sid) for k, (name, sid) in enumerate(entries)])
+                self._db.execute("INSERT INTO settings (key, value) VALUES ('roster_source', ?) "
+                                 "ON CONFLICT(key) DO UPDATE SET value = excluded.value", (source,))
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+
+    def roster(self) -> tuple[list[tuple[str, str]], str]:
+        """The class list: its ``(name, student_id)`` pairs in order, and where it came from (``""``: none)."""
+        with self._lock:
+            rows = self._db.execute("SELECT name, student_id FROM roster ORDER BY position").fetchall()
+            source = self._db.execute("SELECT value FROM settings WHERE key = 'roster_source'").fetchone()
+        return [(str(n), str(i)) for n, i in rows], str(source[0]) if source else ""
 
     # -- polls and exercise sets ----------------------------------------------------------------
     def add_poll(self, room: str, save: str, player: int, source: str, *, live: bool = False) -> int:

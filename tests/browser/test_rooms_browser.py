@@ -598,6 +598,10 @@ def test_no_student_id_on_any_page_and_the_projector_ranks_seats_until_the_teach
         assert "Seat 1" not in projector.locator(".gw-room-game").first.inner_text()
         # the teacher's file holds the ids
         assert "s1001" in "\n".join(download_standings(teacher))
+        # and the class's gradebook, one row per student, keyed by the id (issue 42)
+        book = download(teacher, "Download the gradebook").decode("utf-8").splitlines()
+        assert book[0].startswith("student,keyed by,name,rooms,games played (count)")
+        assert sorted(line.split(",")[:3] for line in book[1:]) == [["s1001", "id", "Ann"], ["s2002", "id", "Bob"]]
 
 
 def test_the_teacher_renames_removes_and_hands_a_seat_to_the_agent_from_the_page(browser, tmp_path):
@@ -638,6 +642,10 @@ def test_end_class_closes_the_rooms_offers_the_downloads_and_retires_the_token(b
             teacher.get_by_text("Download every game").click()
         with zipfile.ZipFile(io.BytesIO(open(info.value.path(), "rb").read())) as archive:
             assert "games.json" in archive.namelist()
+        with teacher.expect_download() as info:  # the gradebook too: its last chance on this page
+            teacher.get_by_text("Download the gradebook").click()
+        rows = open(info.value.path(), encoding="utf-8").read().splitlines()[1:]
+        assert sorted(r.split(",")[0] for r in rows) == ["Ann", "Bob"]  # no ids given: keyed by name
         ann.locator(".gw-closed").wait_for(timeout=10_000)
         ann.locator('[data-game="gridlock"] [data-cell="B2"]').click()
         ann.locator('[data-game="gridlock"] [data-role="message"]').filter(has_text="class has ended").wait_for()
