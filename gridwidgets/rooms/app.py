@@ -1166,8 +1166,13 @@ def RoomPanel(room: Room, key: Callable[[], str], rooms: Rooms, version: Any) ->
                         + (f"round {room.round}" if room.round >= 1 else "no round started yet")
                         + (f" · {over} of {total} games over" if total else ""),
                         classes=["gw-round-progress"])
-        _p(f"Students open <b>{escape(students_address())}</b> and type <b>{room.code}</b> (or scan the "
-           "projector view's QR code).")
+        if hub_mode():  # the hub logs them in; a code is only asked when several rooms are open
+            several = sum(not r.closed for r in rooms.rooms()) > 1
+            _p(f"Students open <b>{escape(students_address())}</b> and log in to the hub"
+               + (f"; with several rooms open they pick <b>{room.code}</b>." if several else "."))
+        else:
+            _p(f"Students open <b>{escape(students_address())}</b> and type <b>{room.code}</b> (or scan the "
+               "projector view's QR code).")
         with solara.Row(style={"gap": "12px", "flex-wrap": "wrap"}):
             # two states, two buttons (each sets its state: a second click changes nothing), and the one
             # that does nothing now disabled

@@ -343,6 +343,8 @@ def test_students_are_seated_as_their_hub_user_with_nothing_typed(hub, classroom
     teacher = classroom[TEACHER]
     for name in STUDENTS:
         teacher.locator(".gw-room-panel").filter(has_text=name).wait_for()
+    panel = teacher.locator(".gw-room-panel").first.inner_text()
+    assert "log in to the hub" in panel and "and type" not in panel, panel  # no code to type under a hub
 
 
 def test_the_class_list_is_the_hubs_students_and_the_teacher_sees_who_came(hub, classroom):
