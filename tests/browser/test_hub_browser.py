@@ -301,6 +301,17 @@ def devices(shared_browser):
         ctx.close()
 
 
+def play_first_moves(pages, g, n: int) -> None:
+    """Play ``n`` moves of ``g`` (the local copy of the pages' game), each its first legal
+    move clicked on the page of the player to move, and wait until every page shows it."""
+    for _ in range(n):
+        move = g.legal_moves()[0]
+        pages[g.current_player].locator(f'{BOARD} [data-cell="{move}"]').click()
+        g.play(move)
+        for page in pages:
+            wait_version(page, "gridlock", g.version)
+
+
 def login(page, hub: Hub, user: str, path: str = PREFIX) -> None:
     """Open ``path`` (the service's) as a new browser: the hub's login form, then back to ``path``."""
     page.goto(hub.base + path)
@@ -371,13 +382,7 @@ def test_two_students_play_a_game_through_the_hub(hub, classroom):
     for page in (amy, ben):
         wait_version(page, "gridlock", 0)
     g = local_game("gridlock", "4x4")
-    pages = [amy, ben]
-    for _ in range(4):
-        move = g.legal_moves()[0]
-        pages[g.current_player].locator(f'{BOARD} [data-cell="{move}"]').click()
-        g.play(move)
-        for page in pages:
-            wait_version(page, "gridlock", g.version)
+    play_first_moves([amy, ben], g, 4)
     label = ben.locator(f'{BOARD} [data-cell="{g.history[0]}"]').get_attribute("aria-label")
     assert label.startswith(f"{g.history[0]}, X")
 
@@ -573,12 +578,7 @@ def test_the_external_service_restarted_on_its_database_gives_an_open_page_its_s
         page.locator(".gw-seat-name").wait_for()
         pages.append(page)
     g = local_game("gridlock", "4x4")
-    for _ in range(3):
-        move = g.legal_moves()[0]
-        pages[g.current_player].locator(f'{BOARD} [data-cell="{move}"]').click()
-        g.play(move)
-        for page in pages:
-            wait_version(page, "gridlock", g.version)
+    play_first_moves(pages, g, 3)
     seats = [page.locator(".gw-seat-name").inner_text() for page in pages]
     for page in pages:
         page.evaluate("window.__beforeRestart = true")
@@ -596,11 +596,8 @@ def test_the_external_service_restarted_on_its_database_gives_an_open_page_its_s
     print(f"\nthe external rooms killed, restarted and both pages back in {time.monotonic() - started:.1f} s")
     assert [page.locator(".gw-seat-name").inner_text() for page in pages] == seats
     assert all(page.url.startswith(hub.base + EXT_PREFIX) for page in pages)
-    move = g.legal_moves()[0]
-    pages[g.current_player].locator(f'{BOARD} [data-cell="{move}"]').click()  # the game goes on
-    g.play(move)
+    play_first_moves(pages, g, 1)  # the game goes on
     for page in pages:
-        wait_version(page, "gridlock", g.version)
         page.close()
 
 
